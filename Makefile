@@ -1,0 +1,59 @@
+# Rightsize: `make run` and `make test` do all set-up on a fresh machine.
+VENV := .venv
+BIN := $(VENV)/bin
+PYTHON := $(BIN)/python
+PG_URL ?= postgres://postgres@127.0.0.1:5432/test
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: setup run test lint format test-sqlite test-postgres browser-deps bench examples clean
+
+$(VENV)/.installed: pyproject.toml
+	@test -x $(PYTHON) || "$$(scripts/find-python)" -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $@
+
+setup: $(VENV)/.installed
+	@mkdir -p var/media var/tmp
+	$(PYTHON) manage.py migrate --noinput
+	$(PYTHON) manage.py load_catalog
+	$(PYTHON) manage.py seed_demo
+
+run: setup
+	@echo "Rightsize on http://$(HOST):$(PORT)/  (demo logins in README.md)"
+	$(PYTHON) manage.py db_worker --interval 1 & \
+	  worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	  $(PYTHON) manage.py runserver $(HOST):$(PORT)
+
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 || \
+	  { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils; }
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.installed
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+test-sqlite: setup browser-deps
+	env -u DATABASE_URL $(BIN)/pytest -q
+
+test-postgres: setup
+	@if [ -n "$$DATABASE_URL" ] || $(PYTHON) scripts/pg_answers.py "$(PG_URL)"; then \
+	  DATABASE_URL=$${DATABASE_URL:-$(PG_URL)} $(BIN)/pytest -q -m "not browser"; \
+	else echo "PostgreSQL not reachable: skipping the PostgreSQL run"; fi
+
+test: lint test-sqlite test-postgres
+	@echo "SQLite and PostgreSQL suites done."
+
+examples: setup
+	$(PYTHON) ../shared/tools/check_examples.py . ../shared/examples
+
+bench: setup
+	$(PYTHON) bench/run.py
+
+clean:
+	rm -rf $(VENV) var db.sqlite3

@@ -1,0 +1,54 @@
+"""Catalog vocabulary: the vehicles on the lot, how they are cooled, what CPU drives them."""
+
+from django.db import models
+
+
+class FormFactor(models.TextChoices):
+    """The vehicle a GPU rides in (field guide: moped to freight train)."""
+
+    PHONE = "phone", "Phone (moped)"
+    LAPTOP = "laptop", "Laptop (motorcycle)"
+    DESKTOP = "desktop", "Desktop (compact car)"
+    WORKSTATION = "workstation", "Workstation (sedan / station wagon)"
+    PCIE_SERVER = "pcie_server", "PCIe server (work van)"
+    NVL8_SERVER = "nvl8_server", "8-GPU NVLink server (semi)"
+    RACK_NVL72 = "rack_nvl72", "NVL72 rack (freight train)"
+
+
+VEHICLE_NAMES = {
+    FormFactor.PHONE: "moped",
+    FormFactor.LAPTOP: "motorcycle",
+    FormFactor.DESKTOP: "compact car",
+    FormFactor.WORKSTATION: "sedan",
+    FormFactor.PCIE_SERVER: "work van",
+    FormFactor.NVL8_SERVER: "semi",
+    FormFactor.RACK_NVL72: "freight train",
+}
+
+
+class Cooling(models.TextChoices):
+    AIR = "air", "Air"
+    LIQUID = "liquid", "Liquid only"
+    AIR_OR_LIQUID = "air_or_liquid", "Air or liquid"
+
+
+class CpuArch(models.TextChoices):
+    X86 = "x86", "x86"
+    ARM = "arm", "Arm"
+
+
+class Interconnect(models.TextChoices):
+    PCIE = "pcie", "PCIe only"
+    NVLINK_BRIDGE = "nvlink_bridge", "NVLink bridge"
+    NVLINK_SWITCH = "nvlink_switch", "NVLink switch"
+    NVLINK_C2C = "nvlink_c2c", "NVLink-C2C (CPU to GPU)"
+
+
+class PartKind(models.TextChoices):
+    """What a quote line can be: a whole system, a GPU card, a bridge, or something else."""
+
+    SYSTEM = "system", "System"
+    CHASSIS = "chassis", "GPU-ready chassis"
+    GPU_CARD = "gpu_card", "GPU card"
+    BRIDGE = "bridge", "NVLink bridge"
+    OTHER = "other", "Non-compute item"

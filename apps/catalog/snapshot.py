@@ -1,0 +1,193 @@
+"""The catalog as a frozen, ORM-free snapshot: what the checks read.
+
+The bundled fixture (`fixtures/catalog.json`) has exactly this shape, the database is loaded from
+it, and `catalog_snapshot()` reads it back. The checks never see the ORM: a DGX B200 is a
+`SystemSpec` with one 8-GPU NVLink domain whatever store it came from.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+FormFactorName = Literal[
+    "phone", "laptop", "desktop", "workstation", "pcie_server", "nvl8_server", "rack_nvl72"
+]
+CoolingName = Literal["air", "liquid", "air_or_liquid"]
+PartKindName = Literal["system", "chassis", "gpu_card", "bridge", "other"]
+
+FIXTURE_PATH = Path(__file__).resolve().parent.parent.parent / "fixtures" / "catalog.json"
+
+
+class Figure(BaseModel):
+    """Where one figure came from: the raw text of the source table, verified or not."""
+
+    model_config = ConfigDict(frozen=True)
+
+    raw: str
+    verified: bool = True
+    source: str = ""
+
+
+class Sourced(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    source_urls: str = ""
+    notes: str = ""
+    figures: dict[str, Figure] = Field(default_factory=dict)
+
+    def figure(self, field: str) -> Figure | None:
+        """The provenance of `field`; the row's sources when the figure has none of its own."""
+        fig = self.figures.get(field)
+        if fig is None:
+            return None
+        if not fig.source:
+            return fig.model_copy(update={"source": self.source_urls})
+        return fig
+
+    def is_verified(self, field: str) -> bool:
+        fig = self.figures.get(field)
+        return fig is None or fig.verified
+
+
+class GpuSpec(Sourced):
+    """An engine: one GPU's memory, bandwidth and rates (dense, without sparsity)."""
+
+    key: str
+    name: str
+    vendor: str = "NVIDIA"
+    model: str
+    form_factor: FormFactorName
+    memory_gb: float
+    memory_type: str = ""
+    bandwidth_tbs: float
+    fp64_tflops: float | None = None
+    fp64_tensor_tflops: float | None = None
+    fp32_tflops: float | None = None
+    bf16_tflops: float | None = None
+    fp8_tflops: float | None = None
+    fp4_tflops: float | None = None
+    interconnect: Literal["pcie", "nvlink_bridge", "nvlink_switch", "nvlink_c2c"]
+    nvlink_domain_gpus: int = 1
+    nvlink_bw_gbs: float | None = None
+    tdp_w_max: float
+    tdp_w_typical: float
+    cooling: CoolingName = "air"
+    cpu_arch: Literal["x86", "arm", ""] = ""
+
+    @property
+    def best_fp64_tflops(self) -> float:
+        """The FP64 rate an HPC code can reach: the tensor rate when there is one."""
+        return max(self.fp64_tensor_tflops or 0.0, self.fp64_tflops or 0.0)
+
+
+class SystemSpec(Sourced):
+    """A vehicle: a system that carries engines (or a chassis that takes GPU cards)."""
+
+    key: str
+    name: str
+    vendor: str
+    form_factor: FormFactorName
+    gpu: str | None = None  # GpuSpec.key; None for a chassis that takes cards
+    gpu_count: int = 0
+    nvlink_domain_gpus: int = 1
+    power_max_kw: float | None = None
+    power_typical_kw: float | None = None
+    weight_lb: float | None = None
+    rack_units: float | None = None
+    cooling: CoolingName = "air"
+    cpu_arch: Literal["x86", "arm"] = "x86"
+    cpu_memory_gb: float | None = None
+    gpu_slots: int | None = None
+    max_gpu_watts: float | None = None
+    base_power_kw: float | None = None  # chassis without GPUs: CPUs, fans, drives
+    list_price_usd: Decimal | None = None
+    price_source: str = ""
+    circuit_note: str = ""
+
+    @property
+    def is_chassis(self) -> bool:
+        return self.gpu is None
+
+
+class PartSpec(BaseModel):
+    """A vendor part number and the aliases that map a quote line to the catalog."""
+
+    model_config = ConfigDict(frozen=True)
+
+    vendor: str
+    part_number: str
+    kind: PartKindName
+    description: str = ""
+    system: str | None = None
+    gpu: str | None = None
+    bridge_gpus: int | None = None
+    aliases: tuple[str, ...] = ()
+
+
+class ModelSpec(BaseModel):
+    """An open-weights model preset (shared/reference/models.csv)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    hf_repo: str = ""
+    total_params_b: float
+    active_params_b: float
+    layers: int
+    hidden_size: int | None = None
+    attn_heads: int | None = None
+    kv_heads: int
+    head_dim: int
+    kv_lora_rank: int | None = None
+    qk_rope_head_dim: int | None = None
+    max_context: int | None = None
+    vocab: int | None = None
+    native_dtype: str = ""
+    sliding_window: int | None = None
+    sliding_layers_fraction: float | None = None
+    source: str = ""
+
+
+class CatalogSnapshot(BaseModel):
+    """Everything the checks need to know about the lot, frozen at the start of a review."""
+
+    model_config = ConfigDict(frozen=True)
+
+    version: str = ""
+    vendors: tuple[str, ...] = ()
+    gpus: tuple[GpuSpec, ...] = ()
+    systems: tuple[SystemSpec, ...] = ()
+    parts: tuple[PartSpec, ...] = ()
+    models: tuple[ModelSpec, ...] = ()
+
+    @cached_property
+    def gpu_by_key(self) -> dict[str, GpuSpec]:
+        return {g.key: g for g in self.gpus}
+
+    @cached_property
+    def system_by_key(self) -> dict[str, SystemSpec]:
+        return {s.key: s for s in self.systems}
+
+    @cached_property
+    def model_by_name(self) -> dict[str, ModelSpec]:
+        return {m.name.casefold(): m for m in self.models}
+
+    def gpu(self, key: str) -> GpuSpec:
+        return self.gpu_by_key[key]
+
+    def system(self, key: str) -> SystemSpec:
+        return self.system_by_key[key]
+
+    def model_preset(self, name: str) -> ModelSpec | None:
+        """A preset by name, case-insensitive ("qwen3-32b" is Qwen3-32B)."""
+        return self.model_by_name.get(name.strip().casefold())
+
+
+def snapshot_from_fixture(path: Path = FIXTURE_PATH) -> CatalogSnapshot:
+    """Read the bundled catalog straight from its JSON file (no database)."""
+    return CatalogSnapshot.model_validate_json(path.read_text(encoding="utf-8"))

@@ -1,0 +1,82 @@
+"""The review record and the Finance workflow: an explicit transition table and an append-only
+audit log. Every decision bumps `version` with a conditional update, so two deciders never
+both win."""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class Verdict(models.TextChoices):
+    PASS = "pass", "Pass"
+    WARN = "warn", "Warn"
+    FAIL = "fail", "Fail"
+
+
+class ReviewStatus(models.TextChoices):
+    CLEAR = "clear", "Clear (no approval needed)"
+    PENDING = "pending", "Waiting for Finance"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+    CHANGES_REQUESTED = "changes_requested", "Changes requested"
+
+
+class Review(models.Model):
+    """One review of one quote version against one workload and facility."""
+
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    quote = models.ForeignKey("quotes.Quote", on_delete=models.PROTECT, related_name="reviews")
+    organisation = models.ForeignKey(
+        "sites.Organisation", on_delete=models.PROTECT, related_name="reviews"
+    )
+    workload = models.JSONField()
+    facility = models.JSONField()
+    report = models.JSONField()
+    verdict = models.CharField(max_length=4, choices=Verdict.choices)
+    finance_level = models.CharField(max_length=10)
+    facilities_level = models.CharField(max_length=10)
+    total_usd = models.DecimalField(max_digits=16, decimal_places=2, null=True, blank=True)
+    status = models.CharField(max_length=20, choices=ReviewStatus.choices)
+    version = models.PositiveIntegerField(default=1)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reviews"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "verdict"])]
+
+    def __str__(self) -> str:
+        return f"Review {self.uuid} ({self.verdict})"
+
+
+class AuditEvent(models.Model):
+    """Append-only: who decided what, from which status to which, on which file."""
+
+    review = models.ForeignKey(Review, on_delete=models.PROTECT, related_name="events")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    role = models.CharField(max_length=20)
+    action = models.CharField(max_length=30)
+    reason = models.TextField()
+    from_status = models.CharField(max_length=20)
+    to_status = models.CharField(max_length=20)
+    version = models.PositiveIntegerField()
+    file_sha256 = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} by {self.actor} ({self.from_status} -> {self.to_status})"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if self.pk is not None:
+            raise PermissionError("Audit events are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise PermissionError("Audit events are append-only")

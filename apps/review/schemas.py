@@ -1,0 +1,257 @@
+"""The review contract (shared/CONTRACT.md) as pydantic models.
+
+Inputs (Workload, Facility), the quote as the checks see it (QuoteSummary, QuotedSystem) and the
+report every face shows (ReviewReport). Field names are the contract's: add, never rename.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, field_validator
+
+# Money is a decimal string in JSON ("1234567.00").
+Money = Annotated[
+    Decimal,
+    PlainSerializer(lambda d: f"{d.quantize(Decimal('0.01'))}", return_type=str, when_used="json"),
+]
+
+
+class WorkloadKind(StrEnum):
+    INFERENCE = "inference"
+    RAG = "rag"
+    TRAINING = "training"
+    FINE_TUNING = "fine_tuning"
+    LORA = "lora"
+    HPC = "hpc"
+    VISION = "vision"
+    VDI = "vdi"
+    DEVELOPMENT = "development"
+
+    @property
+    def is_inference(self) -> bool:
+        """School-bus loads: many users, steady speed."""
+        return self in {WorkloadKind.INFERENCE, WorkloadKind.RAG, WorkloadKind.DEVELOPMENT}
+
+    @property
+    def is_training(self) -> bool:
+        """Cement-truck loads: one enormous job that wants one coupled NVLink domain."""
+        return self in {WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING}
+
+
+class Precision(StrEnum):
+    FP4 = "fp4"
+    INT4 = "int4"
+    FP8 = "fp8"
+    INT8 = "int8"
+    BF16 = "bf16"
+    FP16 = "fp16"
+    FP32 = "fp32"
+    FP64 = "fp64"
+
+    @property
+    def bytes_per_param(self) -> float:
+        return PRECISION_BYTES[self]
+
+
+PRECISION_BYTES: dict[Precision, float] = {
+    Precision.FP4: 0.5,
+    Precision.INT4: 0.5,
+    Precision.FP8: 1.0,
+    Precision.INT8: 1.0,
+    Precision.BF16: 2.0,
+    Precision.FP16: 2.0,
+    Precision.FP32: 4.0,
+    Precision.FP64: 8.0,
+}
+
+
+class ModelShape(BaseModel):
+    """A model described inline instead of by preset name."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = "Custom model"
+    params_b: float = Field(gt=0)
+    active_params_b: float | None = Field(default=None, gt=0)
+    layers: int | None = Field(default=None, gt=0)
+    kv_heads: int | None = Field(default=None, gt=0)
+    head_dim: int | None = Field(default=None, gt=0)
+    kv_lora_rank: int | None = Field(default=None, gt=0)
+    qk_rope_head_dim: int | None = Field(default=None, gt=0)
+    sliding_window: int | None = Field(default=None, gt=0)
+    sliding_layers_fraction: float | None = Field(default=None, ge=0, le=1)
+
+
+class Workload(BaseModel):
+    """The load: what the customer will run (CONTRACT.md "Workload")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = "Workload"
+    kind: WorkloadKind
+    model: str | ModelShape | None = None
+    precision: Precision = Precision.BF16
+    context_tokens: int = Field(default=8192, gt=0, le=10_000_000)
+    concurrent_users: int = Field(default=1, ge=1, le=10_000_000)
+    tokens_per_sec_per_user: float = Field(default=10.0, gt=0, le=100_000)
+    memory_gb: float | None = Field(default=None, gt=0)
+    fp64_tflops: float | None = Field(default=None, gt=0)
+
+    @field_validator("model", mode="before")
+    @classmethod
+    def _blank_model_is_none(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+
+class Facility(BaseModel):
+    """The building: a data-center row or an office desk (CONTRACT.md "Facility")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = "Facility"
+    site: Literal["datacenter", "office"] = "datacenter"
+    rack_power_kw: float | None = Field(default=None, gt=0)
+    racks_available: int | None = Field(default=None, ge=0)
+    cooling: Literal["air", "air_rdhx", "liquid"] = "air"
+    floor_load_lb_per_sqft: float | None = Field(default=None, gt=0)
+    circuit_volts: float | None = Field(default=None, gt=0)
+    circuit_amps: float | None = Field(default=None, gt=0)
+
+
+MatchName = Literal["exact", "alias", "fuzzy", "ambiguous", "none"]
+
+
+class QuoteLineOut(BaseModel):
+    line: int
+    part_number: str = ""
+    description: str = ""
+    quantity: int | None = None
+    unit_price: Money | None = None
+    extended_price: Money | None = None
+    sku: str | None = None
+    match: MatchName = "none"
+    kind: Literal["system", "chassis", "gpu_card", "bridge", "other", "unknown"] = "unknown"
+    match_score: float | None = None
+    source_row: int | None = None
+
+
+class QuoteSummary(BaseModel):
+    vendor: str = ""
+    quote_number: str = ""
+    currency: str = "USD"
+    total: Money | None = None
+    lines: list[QuoteLineOut] = Field(default_factory=list)
+    file: str = ""
+
+
+class QuotedSystem(BaseModel):
+    """One vehicle on the quote, with the engines it carries (after assembly)."""
+
+    sku: str
+    name: str
+    form_factor: str
+    quantity: int = Field(ge=0)
+    gpu: str | None = None  # the engine's model name, e.g. "B200"
+    gpu_key: str | None = None  # catalog GpuSpec.key
+    gpus_per_system: int = 0
+    nvlink_domain_gpus: int = 1
+    power_kw: float | None = None  # maximum draw per system (what breakers are sized for)
+    power_typical_kw: float | None = None
+    weight_lb: float | None = None
+    rack_units: float | None = None
+    cooling: str = "air"
+    cpu_arch: str = "x86"
+    unit_price: Money | None = None
+    vehicle: str = ""  # "semi", "work van", ...
+    lines: list[int] = Field(default_factory=list)  # quote lines that make up this system
+
+
+Severity = Literal["ok", "info", "warning", "critical"]
+SEVERITY_ORDER: tuple[str, ...] = ("ok", "info", "warning", "critical")
+Level = Literal["calm", "raised", "high", "crisis"]
+LEVEL_ORDER: tuple[str, ...] = ("calm", "raised", "high", "crisis")
+
+
+class Finding(BaseModel):
+    check: str
+    severity: Severity
+    title: str
+    detail: str
+    metrics: dict[str, Any] = Field(default_factory=dict)
+    formula: str = ""
+    lever: str = ""  # what fixes it: precision, GPU, count, facility
+    sources: list[str] = Field(default_factory=list)  # "dgx-b200.power_max_kw: 14.3 (verified)"
+    unverified: list[str] = Field(default_factory=list)
+
+
+class Sizing(BaseModel):
+    job_memory_gb: float | None = None
+    nvlink_domain_memory_gb: float | None = None
+    decode_tokens_per_sec_bound: float | None = None
+    tokens_per_sec_per_user: float | None = None
+    max_concurrent_users: int | None = None
+    fp64_tflops: float | None = None
+    utilization_pct: float | None = None
+    power_kw: float | None = None
+    rack_power_kw: float | None = None
+    racks_needed: int | None = None
+    weight_lb: float | None = None
+
+
+class Pressure(BaseModel):
+    level: Level
+    reasons: list[str] = Field(default_factory=list)
+
+
+class BloodPressure(BaseModel):
+    finance: Pressure
+    facilities: Pressure
+
+
+class Recommendation(BaseModel):
+    sku: str
+    name: str
+    quantity: int
+    nvlink_domain_gpus: int
+    nvlink_domain_memory_gb: float
+    power_kw: float | None = None
+    why: str
+    gpu: str | None = None
+    vehicle: str = ""
+    estimated_cost_usd: Money | None = None
+    is_quoted: bool = False
+
+
+class ReviewReport(BaseModel):
+    """The one report the CLI, API, pages and PDF all show."""
+
+    schema_version: int = 1
+    verdict: Literal["pass", "warn", "fail"]
+    quote: QuoteSummary
+    systems: list[QuotedSystem]
+    sizing: Sizing
+    findings: list[Finding]
+    blood_pressure: BloodPressure
+    recommendation: Recommendation | None = None
+    workload: Workload | None = None
+    facility: Facility | None = None
+    catalog_version: str = ""
+
+    def worst(self, check: str) -> str | None:
+        severities = [f.severity for f in self.findings if f.check == check]
+        return max(severities, key=SEVERITY_ORDER.index) if severities else None
+
+
+def verdict_for(findings: list[Finding]) -> Literal["pass", "warn", "fail"]:
+    """fail when any finding is critical, warn when any is a warning, else pass."""
+    severities = {f.severity for f in findings}
+    if "critical" in severities:
+        return "fail"
+    if "warning" in severities:
+        return "warn"
+    return "pass"

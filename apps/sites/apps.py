@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SitesConfig(AppConfig):
+    name = "apps.sites"
+    label = "sites"

@@ -1,0 +1,85 @@
+"""Organisations, who works for them in which role, and their saved workloads and facilities."""
+
+from django.conf import settings
+from django.db import models
+
+
+class Role(models.TextChoices):
+    """What a person does in Rightsize. Colour and label live here, not in templates."""
+
+    ACCOUNT_TEAM = "account_team", "Account team"
+    FINANCE = "finance", "Finance reviewer"
+    CUSTOMER = "customer", "Customer"
+    ADMIN = "admin", "Admin"
+
+
+class Organisation(models.Model):
+    """A reseller (internal) or a customer organisation whose quotes are reviewed."""
+
+    name = models.CharField(max_length=200, unique=True)
+    slug = models.SlugField(max_length=80, unique=True)
+    is_internal = models.BooleanField(
+        default=False, help_text="The reseller's own organisation (account team, finance)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """One person's role. Customers belong to exactly one organisation."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="membership"
+    )
+    organisation = models.ForeignKey(
+        Organisation, on_delete=models.PROTECT, related_name="memberships"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices)
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}, {self.organisation})"
+
+
+class SavedWorkload(models.Model):
+    """A customer's workload, stored as the CONTRACT.md workload JSON (validated on save)."""
+
+    organisation = models.ForeignKey(
+        Organisation, on_delete=models.CASCADE, related_name="workloads"
+    )
+    name = models.CharField(max_length=200)
+    spec = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["organisation", "name"], name="workload_name_per_org")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SavedFacility(models.Model):
+    """A customer's room or desk, stored as the CONTRACT.md facility JSON."""
+
+    organisation = models.ForeignKey(
+        Organisation, on_delete=models.CASCADE, related_name="facilities"
+    )
+    name = models.CharField(max_length=200)
+    spec = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["organisation", "name"], name="facility_name_per_org")
+        ]
+
+    def __str__(self) -> str:
+        return self.name

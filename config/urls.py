@@ -1,0 +1,16 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from apps.sites import views as site_views
+
+urlpatterns = [
+    path("", site_views.home, name="home"),
+    path("login/", site_views.RightsizeLoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("catalog/", include("apps.catalog.urls")),
+    path("quotes/", include("apps.quotes.urls")),
+    path("reviews/", include("apps.review.urls")),
+    path("reports/", include("apps.reports.urls")),
+    path("admin/", admin.site.urls),
+]

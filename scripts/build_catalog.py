@@ -1,0 +1,606 @@
+"""Build fixtures/catalog.json from shared/reference/ (hardware.csv, models.csv) plus our parts.
+
+Run from the project root: `python scripts/build_catalog.py ../shared/reference`.
+The output is committed; `manage.py load_catalog` loads it. Conventions from the reference:
+`~X` is unverified, `a-b` is a range (facilities use the top, finance the bottom).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from apps.catalog.snapshot import CatalogSnapshot  # noqa: E402
+
+GPU_KEYS = [
+    "h100-sxm",
+    "h100-pcie",
+    "h100-nvl",
+    "h200-sxm",
+    "h200-nvl",
+    "b200",
+    "b300",
+    "gb200",
+    "gb300",
+    "l40s",
+    "l4",
+    "rtx-pro-6000-ws",
+    "rtx-pro-6000-server",
+    "rtx-pro-6000-maxq",
+    "gb10",
+    "a100-sxm",
+    "rubin",
+]
+# system key, gpu key, vendor for the part table
+SYSTEM_KEYS = [
+    ("dgx-spark", "gb10", "NVIDIA"),
+    ("dgx-station-gb300", "gb300-desktop", "NVIDIA"),
+    ("ws-1x-rtx-pro-6000", "rtx-pro-6000-ws", "Dell / HP / Lenovo"),
+    ("ws-2x-rtx-pro-6000", "rtx-pro-6000-ws", "Dell / HP / Lenovo"),
+    ("ws-4x-rtx-pro-6000-maxq", "rtx-pro-6000-maxq", "Dell / HP / Lenovo"),
+    ("ws-4x-rtx-pro-6000", "rtx-pro-6000-ws", "Specialist builders"),
+    ("supermicro-521ge-tnrt-8x-l40s", "l40s", "Supermicro"),
+    ("pcie-4x-h200-nvl", "h200-nvl", "OEM"),
+    ("pcie-8x-h200-nvl", "h200-nvl", "OEM"),
+    ("rtx-pro-server-8x", "rtx-pro-6000-server", "Dell"),
+    ("dgx-h100", "h100-sxm", "NVIDIA"),
+    ("dgx-h200", "h200-sxm", "NVIDIA"),
+    ("dgx-b200", "b200", "NVIDIA"),
+    ("dgx-b300", "b300", "NVIDIA"),
+    ("dell-xe9680", "h200-sxm", "Dell"),
+    ("supermicro-821ge-tnhr", "h200-sxm", "Supermicro"),
+    ("hpe-cray-xd670", "h200-sxm", "HPE"),
+    ("lenovo-sr680a-v3", "b200", "Lenovo"),
+    ("supermicro-a21ge-nbrt", "b200", "Supermicro"),
+    ("dell-xe9685l", "b200", "Dell"),
+    ("dell-xe9780", "b300", "Dell"),
+    ("asus-xa-nb3i-e12", "b300", "ASUS"),
+    ("gb200-nvl4", "gb200", "HPE"),
+    ("gb200-nvl72", "gb200", "NVIDIA"),
+    ("gb300-nvl72", "gb300", "NVIDIA"),
+    ("vera-rubin-nvl72", "rubin", "NVIDIA"),
+    ("hgx-rubin-nvl8", "rubin", "Compal"),
+]
+EXAMPLE_PRICES = (
+    "price on the shared example quotes (shared/examples), a reseller quote, not a list price"
+)
+ESTIMATE = "Rightsize planning estimate from street prices; unverified"
+# key: (price USD, source, verified)
+PRICES = {
+    "dgx-spark": (3999, "ai-infrastructure.net/dgx-spark: '~$3,999'", True),
+    "dgx-station-gb300": (
+        85000,
+        EXAMPLE_PRICES + " (STH quotes ~$125,000 for Supermicro's)",
+        False,
+    ),
+    "ws-1x-rtx-pro-6000": (14000, ESTIMATE, False),
+    "ws-2x-rtx-pro-6000": (24000, ESTIMATE, False),
+    "ws-4x-rtx-pro-6000-maxq": (42000, ESTIMATE, False),
+    "ws-4x-rtx-pro-6000": (45000, ESTIMATE, False),
+    "supermicro-521ge-tnrt-8x-l40s": (
+        104000,
+        EXAMPLE_PRICES + " (28,000 chassis + 8 x 9,500)",
+        False,
+    ),
+    "pcie-4x-h200-nvl": (150000, ESTIMATE, False),
+    "pcie-8x-h200-nvl": (280000, ESTIMATE, False),
+    "rtx-pro-server-8x": (140000, EXAMPLE_PRICES, False),
+    "dgx-h100": (300000, ESTIMATE, False),
+    "dgx-h200": (400000, EXAMPLE_PRICES, False),
+    "dgx-b200": (515000, EXAMPLE_PRICES, False),
+    "dgx-b300": (600000, EXAMPLE_PRICES, False),
+    "dell-xe9680": (350000, ESTIMATE, False),
+    "supermicro-821ge-tnhr": (340000, ESTIMATE, False),
+    "hpe-cray-xd670": (350000, ESTIMATE, False),
+    "lenovo-sr680a-v3": (480000, ESTIMATE, False),
+    "supermicro-a21ge-nbrt": (470000, ESTIMATE, False),
+    "dell-xe9685l": (490000, ESTIMATE, False),
+    "dell-xe9780": (560000, ESTIMATE, False),
+    "asus-xa-nb3i-e12": (550000, ESTIMATE, False),
+    "gb200-nvl4": (250000, ESTIMATE, False),
+    "gb200-nvl72": (3400000, ESTIMATE, False),
+    "gb300-nvl72": (3900000, EXAMPLE_PRICES, False),
+    "vera-rubin-nvl72": (6000000, ESTIMATE, False),
+    "hgx-rubin-nvl8": (800000, ESTIMATE, False),
+}
+# Floor planning: fall-back weights where the sources give none (lb), always unverified.
+WEIGHT_ESTIMATES = {
+    "workstation": 60,
+    "pcie_server": 120,
+    "nvl8_server": 300,
+    "rack_nvl72": 3000,
+    "desktop": 3,
+}
+
+# Part numbers and aliases. The first group are the numbers on the shared example quotes.
+PARTS = [
+    (
+        "NVIDIA",
+        "DGXB-G1440+P2CMI36",
+        "system",
+        "dgx-b200",
+        None,
+        None,
+        ["DGX B200", "DGX B200 1440GB", "DGXB-G1440"],
+    ),
+    ("NVIDIA", "DGXB300-G2304", "system", "dgx-b300", None, None, ["DGX B300", "DGX B300 2304GB"]),
+    (
+        "NVIDIA",
+        "DGXH-G1128+P2CMI36",
+        "system",
+        "dgx-h200",
+        None,
+        None,
+        ["DGX H200", "DGX H200 1128GB", "DGXH-G1128"],
+    ),
+    (
+        "NVIDIA",
+        "DGXH-G640F+P2CMI36",
+        "system",
+        "dgx-h100",
+        None,
+        None,
+        ["DGX H100", "DGX H100 640GB"],
+    ),
+    (
+        "NVIDIA",
+        "DGX-SPARK-4TB",
+        "system",
+        "dgx-spark",
+        None,
+        None,
+        ["DGX Spark", "DGX Spark 4TB", "NVIDIA DGX Spark Founders Edition"],
+    ),
+    (
+        "NVIDIA",
+        "DGX-STATION-GB300",
+        "system",
+        "dgx-station-gb300",
+        None,
+        None,
+        ["DGX Station", "DGX Station GB300", "Super AI Station"],
+    ),
+    (
+        "NVIDIA",
+        "GB300-NVL72",
+        "system",
+        "gb300-nvl72",
+        None,
+        None,
+        ["GB300 NVL72", "DGX GB300", "GB300 NVL72 rack"],
+    ),
+    (
+        "NVIDIA",
+        "GB200-NVL72",
+        "system",
+        "gb200-nvl72",
+        None,
+        None,
+        ["GB200 NVL72", "DGX GB200", "PowerEdge XE9712"],
+    ),
+    (
+        "NVIDIA",
+        "VR-NVL72",
+        "system",
+        "vera-rubin-nvl72",
+        None,
+        None,
+        ["Vera Rubin NVL72", "Vera Rubin NVL144"],
+    ),
+    (
+        "Dell",
+        "XE7745-RTXPRO",
+        "system",
+        "rtx-pro-server-8x",
+        None,
+        None,
+        ["PowerEdge XE7745", "PowerEdge XE7740", "RTX PRO Server", "XE7740-RTXPRO"],
+    ),
+    ("Dell", "XE9680", "system", "dell-xe9680", None, None, ["PowerEdge XE9680"]),
+    ("Dell", "XE9685L", "system", "dell-xe9685l", None, None, ["PowerEdge XE9685L"]),
+    (
+        "Dell",
+        "XE9780",
+        "system",
+        "dell-xe9780",
+        None,
+        None,
+        ["PowerEdge XE9780", "PowerEdge XE9785", "XE9785", "XE9780L", "XE9785L"],
+    ),
+    ("Supermicro", "SYS-821GE-TNHR", "system", "supermicro-821ge-tnhr", None, None, []),
+    ("Supermicro", "SYS-A21GE-NBRT", "system", "supermicro-a21ge-nbrt", None, None, []),
+    ("HPE", "XD670", "system", "hpe-cray-xd670", None, None, ["HPE Cray XD670", "Cray XD670"]),
+    ("HPE", "EX154N", "system", "gb200-nvl4", None, None, ["GB200 NVL4", "Cray EX154n"]),
+    (
+        "Lenovo",
+        "SR680A-V3",
+        "system",
+        "lenovo-sr680a-v3",
+        None,
+        None,
+        ["ThinkSystem SR680a V3", "SR680a V3"],
+    ),
+    ("ASUS", "XA-NB3I-E12", "system", "asus-xa-nb3i-e12", None, None, ["XA NB3I-E12"]),
+    ("Compal", "HGX-RUBIN-NVL8", "system", "hgx-rubin-nvl8", None, None, ["HGX Rubin NVL8"]),
+    (
+        "Dell / HP / Lenovo",
+        "WS-1X-RTXPRO6000",
+        "system",
+        "ws-1x-rtx-pro-6000",
+        None,
+        None,
+        ["Dell Pro Max T2", "HP Z8 Fury G5", "ThinkStation P4", "ThinkStation PX"],
+    ),
+    ("Dell / HP / Lenovo", "WS-2X-RTXPRO6000", "system", "ws-2x-rtx-pro-6000", None, None, []),
+    (
+        "Dell / HP / Lenovo",
+        "WS-4X-RTXPRO6000-MAXQ",
+        "system",
+        "ws-4x-rtx-pro-6000-maxq",
+        None,
+        None,
+        [],
+    ),
+    ("Specialist builders", "WS-4X-RTXPRO6000", "system", "ws-4x-rtx-pro-6000", None, None, []),
+    (
+        "OEM",
+        "PCIE-4X-H200NVL",
+        "system",
+        "pcie-4x-h200-nvl",
+        None,
+        None,
+        ["H200 NVL 2-4-3", "ProLiant DL380a Gen12"],
+    ),
+    ("OEM", "PCIE-8X-H200NVL", "system", "pcie-8x-h200-nvl", None, None, ["H200 NVL 2-8-5"]),
+    (
+        "Supermicro",
+        "SYS-521GE-TNRT-8L40S",
+        "system",
+        "supermicro-521ge-tnrt-8x-l40s",
+        None,
+        None,
+        ["ESC8000A-E13P"],
+    ),
+    # A chassis that takes cards, and the cards.
+    (
+        "Supermicro",
+        "SYS-521GE-TNRT",
+        "chassis",
+        "supermicro-sys-521ge-tnrt",
+        None,
+        None,
+        ["Supermicro 5U PCIe GPU server"],
+    ),
+    ("Supermicro", "SYS-421GE-TNRT", "chassis", "supermicro-sys-421ge-tnrt", None, None, []),
+    (
+        "NVIDIA",
+        "900-2G133-0080-000",
+        "gpu_card",
+        None,
+        "l40s",
+        None,
+        ["L40S", "NVIDIA L40S 48GB", "L40S 48GB PCIe"],
+    ),
+    ("NVIDIA", "900-2G193-0000-000", "gpu_card", None, "l4", None, ["L4", "NVIDIA L4 24GB"]),
+    (
+        "NVIDIA",
+        "900-21010-0020-000",
+        "gpu_card",
+        None,
+        "h200-nvl",
+        None,
+        ["H200 NVL", "H200 NVL 141GB"],
+    ),
+    (
+        "NVIDIA",
+        "900-21010-0120-030",
+        "gpu_card",
+        None,
+        "h100-nvl",
+        None,
+        ["H100 NVL", "H100 NVL 94GB"],
+    ),
+    ("NVIDIA", "900-21010-0000-000", "gpu_card", None, "h100-pcie", None, ["H100 PCIe 80GB"]),
+    (
+        "NVIDIA",
+        "RTXPRO6000-SE",
+        "gpu_card",
+        None,
+        "rtx-pro-6000-server",
+        None,
+        ["RTX PRO 6000 Blackwell Server Edition"],
+    ),
+    (
+        "NVIDIA",
+        "RTXPRO6000-WS",
+        "gpu_card",
+        None,
+        "rtx-pro-6000-ws",
+        None,
+        ["RTX PRO 6000 Blackwell Workstation Edition"],
+    ),
+    (
+        "NVIDIA",
+        "RTXPRO6000-MAXQ",
+        "gpu_card",
+        None,
+        "rtx-pro-6000-maxq",
+        None,
+        ["RTX PRO 6000 Blackwell Max-Q"],
+    ),
+    (
+        "NVIDIA",
+        "NVLINK-BRIDGE-4WAY",
+        "bridge",
+        None,
+        None,
+        4,
+        ["NVLink 4-way bridge", "NVL4 bridge", "4-way NVLink bridge"],
+    ),
+    (
+        "NVIDIA",
+        "NVLINK-BRIDGE-2WAY",
+        "bridge",
+        None,
+        None,
+        2,
+        ["NVLink 2-way bridge", "NVL2 bridge", "2-way NVLink bridge"],
+    ),
+]
+CHASSIS = [
+    {
+        "key": "supermicro-sys-521ge-tnrt",
+        "name": "Supermicro SYS-521GE-TNRT (5U, 10x PCIe GPU)",
+        "vendor": "Supermicro",
+        "form_factor": "pcie_server",
+        "gpu": None,
+        "gpu_count": 0,
+        "nvlink_domain_gpus": 1,
+        "gpu_slots": 10,
+        "max_gpu_watts": 600,
+        "base_power_kw": 2.2,
+        "weight_lb": 120,
+        "rack_units": 5,
+        "cooling": "air",
+        "cpu_arch": "x86",
+        "list_price_usd": "28000",
+        "price_source": EXAMPLE_PRICES,
+        "source_urls": "https://servethehome.com/nvidia-l40s-is-the-nvidia-h100-ai-alternative-with-a-big-benefit-supermicro/2",
+        "notes": "Chassis without GPUs. Base power derived: STH's 4.3-5 kW with 8 x 350 W L40S "
+        "(2.8 kW) leaves 1.5-2.2 kW for CPUs, fans and drives.",
+        "figures": {
+            "base_power_kw": {"raw": "~1.5-2.2", "verified": False},
+            "weight_lb": {"raw": "~120", "verified": False, "source": ESTIMATE},
+            "gpu_slots": {"raw": "10", "verified": True, "source": "quote description"},
+            "list_price_usd": {"raw": "28000", "verified": False, "source": EXAMPLE_PRICES},
+        },
+    },
+    {
+        "key": "supermicro-sys-421ge-tnrt",
+        "name": "Supermicro SYS-421GE-TNRT (4U, 10x PCIe GPU)",
+        "vendor": "Supermicro",
+        "form_factor": "pcie_server",
+        "gpu": None,
+        "gpu_count": 0,
+        "nvlink_domain_gpus": 1,
+        "gpu_slots": 10,
+        "max_gpu_watts": 600,
+        "base_power_kw": 2.0,
+        "weight_lb": 110,
+        "rack_units": 4,
+        "cooling": "air",
+        "cpu_arch": "x86",
+        "list_price_usd": "25000",
+        "price_source": ESTIMATE,
+        "source_urls": ESTIMATE,
+        "notes": "Chassis without GPUs; all figures are planning estimates.",
+        "figures": {
+            f: {"raw": "~", "verified": False}
+            for f in ("base_power_kw", "weight_lb", "gpu_slots", "list_price_usd", "max_gpu_watts")
+        },
+    },
+]
+FIELD_MAP = {
+    "gpu_memory_gb_each": "memory_gb",
+    "mem_bandwidth_tbs_each": "bandwidth_tbs",
+    "fp64_tflops_each": "fp64_tflops",
+    "fp64_tensor_tflops_each": "fp64_tensor_tflops",
+    "fp32_tflops_each": "fp32_tflops",
+    "bf16_dense_tflops_each": "bf16_tflops",
+    "fp8_dense_tflops_each": "fp8_tflops",
+    "fp4_dense_tflops_each": "fp4_tflops",
+    "nvlink_bw_gbs_per_gpu": "nvlink_bw_gbs",
+}
+NUM = re.compile(r"^(~)?\s*([0-9.]+)\s*(?:-\s*([0-9.]+))?$")
+
+
+def parse_figure(raw: str) -> tuple[float, float, bool] | None:
+    """'~1.45-1.75' -> (1.45, 1.75, unverified). Returns (low, high, verified)."""
+    raw = raw.strip().replace(",", "")
+    if not raw:
+        return None
+    m = NUM.match(raw)
+    if not m:
+        raise ValueError(f"cannot read figure {raw!r}")
+    low = float(m.group(2))
+    high = float(m.group(3)) if m.group(3) else low
+    return low, high, m.group(1) is None
+
+
+def sources(row: dict[str, str]) -> str:
+    return row["source_urls"].strip()
+
+
+def put(target: dict, figures: dict, field: str, raw: str, *, top: bool = True) -> None:
+    parsed = parse_figure(raw)
+    if parsed is None:
+        return
+    low, high, verified = parsed
+    target[field] = high if top else low
+    figures[field] = {"raw": raw.strip(), "verified": verified}
+
+
+def gpu_from_row(key: str, row: dict[str, str]) -> dict:
+    gpu: dict = {
+        "key": key,
+        "name": row["name"],
+        "vendor": row["vendor"].split(" (")[0],
+        "model": row["gpu_model"],
+        "form_factor": row["form_factor"],
+        "memory_type": row["gpu_memory_type"],
+        "interconnect": row["interconnect"],
+        "nvlink_domain_gpus": int(row["nvlink_domain_gpus"] or 1),
+        "cooling": row["cooling"] or "air",
+        "cpu_arch": row["cpu_arch"],
+        "source_urls": sources(row),
+        "notes": row["notes"],
+    }
+    figures: dict = {}
+    for col, field in FIELD_MAP.items():
+        put(gpu, figures, field, row[col])
+    put(gpu, figures, "tdp_w_max", row["gpu_tdp_w"])
+    put(gpu, figures, "tdp_w_typical", row["gpu_tdp_w"], top=False)
+    if "tdp_w_typical" in figures:
+        figures["tdp_w_typical"] = dict(figures["tdp_w_max"])
+    gpu["figures"] = figures
+    return gpu
+
+
+def system_from_row(key: str, gpu_key: str, row: dict[str, str]) -> dict:
+    system: dict = {
+        "key": key,
+        "name": row["name"],
+        "vendor": row["vendor"],
+        "form_factor": row["form_factor"],
+        "gpu": gpu_key,
+        "gpu_count": int(row["gpu_count"]),
+        "nvlink_domain_gpus": int(row["nvlink_domain_gpus"] or 1),
+        "cooling": row["cooling"] or "air",
+        "cpu_arch": row["cpu_arch"] or "x86",
+        "circuit_note": row["circuit_note"],
+        "source_urls": sources(row),
+        "notes": row["notes"],
+    }
+    figures: dict = {}
+    put(system, figures, "power_max_kw", row["system_power_kw"])
+    put(system, figures, "power_typical_kw", row["system_power_kw"], top=False)
+    put(system, figures, "weight_lb", row["weight_lb"])
+    put(system, figures, "rack_units", row["rack_units"])
+    put(system, figures, "cpu_memory_gb", row["cpu_memory_gb"])
+    if "weight_lb" not in system and row["form_factor"] in WEIGHT_ESTIMATES:
+        system["weight_lb"] = WEIGHT_ESTIMATES[row["form_factor"]]
+        figures["weight_lb"] = {
+            "raw": f"~{system['weight_lb']}",
+            "verified": False,
+            "source": "Rightsize estimate by form factor (the sources give no weight)",
+        }
+    price, price_source, price_verified = PRICES[key]
+    system["list_price_usd"] = str(price)
+    system["price_source"] = price_source
+    figures["list_price_usd"] = {
+        "raw": str(price),
+        "verified": price_verified,
+        "source": price_source,
+    }
+    system["figures"] = figures
+    return system
+
+
+def models_from_csv(path: Path) -> list[dict]:
+    sliding = {"gpt-oss-120b": (128, 0.5), "gpt-oss-20b": (128, 0.5), "Gemma-3-27B": (1024, 5 / 6)}
+    out = []
+    for row in csv.DictReader(path.open(encoding="utf-8")):
+
+        def num(col: str, row: dict[str, str] = row) -> int | None:
+            return int(row[col]) if row[col].strip() else None
+
+        window, fraction = sliding.get(row["name"], (None, None))
+        out.append(
+            {
+                "name": row["name"],
+                "hf_repo": row["hf_repo"],
+                "total_params_b": float(row["total_params_b"]),
+                "active_params_b": float(row["active_params_b"]),
+                "layers": int(row["layers"]),
+                "hidden_size": num("hidden_size"),
+                "attn_heads": num("attn_heads"),
+                "kv_heads": int(row["kv_heads"]),
+                "head_dim": int(row["head_dim"]),
+                "kv_lora_rank": num("kv_lora_rank"),
+                "qk_rope_head_dim": num("qk_rope_head_dim"),
+                "max_context": num("max_context"),
+                "vocab": num("vocab"),
+                "native_dtype": row["native_dtype"],
+                "sliding_window": window,
+                "sliding_layers_fraction": fraction,
+                "source": row["source"],
+            }
+        )
+    return out
+
+
+def build(reference: Path) -> dict:
+    rows = list(csv.DictReader((reference / "hardware.csv").open(encoding="utf-8")))
+    gpu_rows = [r for r in rows if r["kind"] == "gpu"]
+    system_rows = [r for r in rows if r["kind"] == "system"]
+    assert len(gpu_rows) == len(GPU_KEYS) and len(system_rows) == len(SYSTEM_KEYS)
+    gpus = [gpu_from_row(k, r) for k, r in zip(GPU_KEYS, gpu_rows, strict=True)]
+    station_row = system_rows[1]
+    station_gpu = gpu_from_row("gb300-desktop", station_row)
+    station_gpu.update(
+        name="GB300 Desktop Superchip GPU (DGX Station)",
+        form_factor="workstation",
+        tdp_w_max=1100.0,
+        tdp_w_typical=1100.0,
+        cooling="air",
+    )
+    station_gpu["figures"]["tdp_w_max"] = {
+        "raw": "~1100",
+        "verified": False,
+        "source": "B300-class GPU TDP, unverified for Station",
+    }
+    station_gpu["figures"]["tdp_w_typical"] = station_gpu["figures"]["tdp_w_max"]
+    gpus.append(station_gpu)
+    systems = [
+        system_from_row(k, g, r) for (k, g, _), r in zip(SYSTEM_KEYS, system_rows, strict=True)
+    ]
+    systems += CHASSIS
+    vendors = sorted(
+        {p[0] for p in PARTS} | {g["vendor"] for g in gpus} | {s["vendor"] for s in systems}
+    )
+    parts = [
+        {
+            "vendor": v,
+            "part_number": pn,
+            "kind": kind,
+            "system": sys_key,
+            "gpu": gpu,
+            "bridge_gpus": bridge,
+            "aliases": aliases,
+            "description": "",
+        }
+        for v, pn, kind, sys_key, gpu, bridge, aliases in PARTS
+    ]
+    data = {
+        "version": "2026-11-29",
+        "vendors": vendors,
+        "gpus": gpus,
+        "systems": systems,
+        "parts": parts,
+        "models": models_from_csv(reference / "models.csv"),
+    }
+    CatalogSnapshot.model_validate(data)  # fails loudly on a bad row
+    return data
+
+
+if __name__ == "__main__":
+    ref = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT.parent / "shared" / "reference")
+    out = ROOT / "fixtures" / "catalog.json"
+    out.write_text(json.dumps(build(ref), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {out}")

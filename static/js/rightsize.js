@@ -1,0 +1,15 @@
+// Rightsize: small, CSP-safe behaviour. No inline scripts anywhere.
+document.addEventListener("htmx:responseError", (event) => {
+  const flash = document.getElementById("flash");
+  if (!flash) return;
+  const status = event.detail.xhr.status;
+  const messages = {
+    403: "You are not allowed to do that (or your session expired): reload the page.",
+    404: "Not found.",
+    409: "Quote changed: someone else decided first. Reload to see the new state.",
+    413: "That file is too large.",
+    429: "Too many attempts: wait a moment.",
+  };
+  flash.textContent = messages[status] || `Something went wrong (HTTP ${status}).`;
+  flash.className = "flash visible error";
+});

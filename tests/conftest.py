@@ -1,0 +1,64 @@
+"""Shared fixtures: the catalog (from the fixture file, or loaded into the test database),
+demo organisations and one logged-in client per role."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from apps.catalog.snapshot import CatalogSnapshot, snapshot_from_fixture
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+EXAMPLES = SHARED / "examples"
+
+
+@pytest.fixture(scope="session")
+def catalog() -> CatalogSnapshot:
+    """The bundled catalog, straight from fixtures/catalog.json (no database)."""
+    return snapshot_from_fixture()
+
+
+@pytest.fixture
+def catalog_db(db):  # noqa: ANN001, ANN201
+    """The bundled catalog loaded into the test database (reloaded after a flush)."""
+    from apps.catalog.models import System
+    from apps.catalog.services import catalog_load, catalog_snapshot_clear
+
+    if not System.objects.exists():
+        catalog_load()
+    catalog_snapshot_clear()
+    yield
+    catalog_snapshot_clear()
+
+
+@pytest.fixture
+def demo(db):  # noqa: ANN001, ANN201
+    """Demo organisations and one user per role (see apps/sites/demo.py)."""
+    from apps.sites.demo import demo_seed
+    from apps.sites.models import Organisation
+
+    demo_seed()
+    return {o.slug: o for o in Organisation.objects.all()}
+
+
+def _client_for(username: str) -> Client:
+    from django.contrib.auth.models import User
+
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    return client
+
+
+@pytest.fixture
+def clients(demo):  # noqa: ANN001, ANN201
+    """{role name: logged-in Client} plus "anonymous" and "other_customer" (org B)."""
+    return {
+        "anonymous": Client(),
+        "account_team": _client_for("account"),
+        "finance": _client_for("finance"),
+        "admin": _client_for("admin"),
+        "customer": _client_for("customer"),
+        "other_customer": _client_for("globex"),
+    }
