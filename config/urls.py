@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from apps.api.api import api
 from apps.sites import views as site_views
 
 urlpatterns = [
@@ -10,7 +11,9 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("catalog/", include("apps.catalog.urls")),
     path("quotes/", include("apps.quotes.urls")),
+    path("reviews/", site_views.review_list, name="review_list"),
     path("reviews/", include("apps.review.urls")),
     path("reports/", include("apps.reports.urls")),
+    path("api/", api.urls),
     path("admin/", admin.site.urls),
 ]

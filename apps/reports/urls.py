@@ -1,4 +1,10 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "reports"
-urlpatterns: list = []
+urlpatterns = [
+    path("<uuid:review_uuid>/", views.report_status, name="status"),
+    path("<uuid:review_uuid>/request/", views.report_request_view, name="request"),
+    path("<uuid:review_uuid>/pdf/", views.report_download, name="download"),
+]

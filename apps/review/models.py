@@ -53,6 +53,16 @@ class Review(models.Model):
         return f"Review {self.uuid} ({self.verdict})"
 
 
+class AuditEventQuerySet(models.QuerySet["AuditEvent"]):
+    """Bulk edits and deletes are refused too, not only single-row saves."""
+
+    def update(self, **kwargs: object) -> int:
+        raise PermissionError("Audit events are append-only")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("Audit events are append-only")
+
+
 class AuditEvent(models.Model):
     """Append-only: who decided what, from which status to which, on which file."""
 
@@ -66,6 +76,8 @@ class AuditEvent(models.Model):
     version = models.PositiveIntegerField()
     file_sha256 = models.CharField(max_length=64)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = AuditEventQuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -5,10 +5,19 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib.auth import logout
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
 SESSION_STARTED_KEY = "rightsize_session_started"
+
+
+@receiver(user_logged_in)
+def session_start_at_login(sender: object, request: HttpRequest, **kwargs: object) -> None:
+    """The 8-hour clock starts at the login itself, not at the next request."""
+    if request is not None and hasattr(request, "session"):
+        request.session[SESSION_STARTED_KEY] = time.time()
 
 
 class AbsoluteSessionLifetimeMiddleware:

@@ -37,6 +37,8 @@ INSTALLED_APPS = [
     "apps.quotes",
     "apps.review",
     "apps.reports",
+    "ninja",
+    "apps.api",
 ]
 
 MIDDLEWARE = [

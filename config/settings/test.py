@@ -1,9 +1,10 @@
 """The test suite: fast hashing, synchronous tasks, invalid template variables fail loudly."""
 
 import tempfile
+from pathlib import Path
 
 from .base import *  # noqa: F403
-from .base import BASE_DIR, TEMPLATES
+from .base import BASE_DIR, DATABASES, TEMPLATES
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
@@ -15,3 +16,11 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 STATICFILES_DIRS = [BASE_DIR / "static"]
+
+# SQLite tests use a file (one per run), not shared-cache memory: shared-cache memory answers
+# "database table is locked" without waiting, while a file in WAL mode waits on the busy
+# timeout as production does (the two-deciders test, RELIABILITY 24, needs the real behaviour).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.mkdtemp(prefix="rightsize-test-db-")) / "test.sqlite3")
+    }

@@ -13,3 +13,12 @@ document.addEventListener("htmx:responseError", (event) => {
   flash.textContent = messages[status] || `Something went wrong (HTTP ${status}).`;
   flash.className = "flash visible error";
 });
+
+// Upload progress: htmx reports the bytes sent; the form's <progress> shows them.
+document.addEventListener("htmx:xhr:progress", (event) => {
+  const form = event.target.closest ? event.target.closest("form") : null;
+  const bar = form ? form.querySelector("progress.upload-progress") : null;
+  if (bar && event.detail.lengthComputable && event.detail.total > 0) {
+    bar.value = Math.round((100 * event.detail.loaded) / event.detail.total);
+  }
+});

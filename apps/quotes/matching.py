@@ -1,0 +1,332 @@
+"""Match a quote line to the catalog: a vehicle, an engine, a bridge, or something non-compute.
+
+Vendors never write a part the same way twice. NVIDIA's own number for a DGX B200 is
+"DGXB-G1440+P2CMI36", a reseller writes "NVIDIA DGX B200 1440GB" and a third quote says
+"DGXB-G1440". The order of the tests below is the order of confidence:
+
+1. a mapping a user already confirmed for this vendor ("alias", score 100);
+2. the part number itself ("exact");
+3. the part number or the whole description equal to a known alias ("alias");
+4. services, support and licences ("other": "ProSupport 3yr" is not a vehicle);
+5. a known alias inside the description, e.g. "DGX B200 1440GB" in
+   "NVIDIA DGX B200 1440GB, 8x B200 SXM" ("alias");
+6. components and networking: cables, rails, CPUs, switches ("other");
+7. rapidfuzz over part numbers, aliases and names ("fuzzy"), or "ambiguous" when two different
+   parts score within ``AMBIGUITY_MARGIN`` of each other (a "SYS-621GE-TNRT" is as close to the
+   521GE as to the 421GE, so we ask instead of guessing);
+8. nothing ("none").
+
+Pure: no ORM. Confirmed mappings arrive as a dict from ``mapping_key(text)`` to the catalog
+part's (vendor, part_number).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+from rapidfuzz import fuzz, process, utils
+
+from apps.catalog.snapshot import CatalogSnapshot, PartSpec
+
+MatchKindName = Literal["exact", "alias", "fuzzy", "ambiguous", "none"]
+LineKindName = Literal["system", "chassis", "gpu_card", "bridge", "other", "unknown"]
+PartRef = tuple[str, str]  # (vendor, part_number) of a catalog part
+
+#: Best fuzzy score a line needs before we call it a match at all (0-100).
+FUZZY_MIN_SCORE = 86.0
+#: Two different parts closer than this are "ambiguous": the user confirms which one.
+AMBIGUITY_MARGIN = 4.0
+#: Token-sort ratio at which a candidate's words are the line's words, give or take a typo.
+_SAME_WORDS = 95.0
+#: Candidates an ambiguous match lists for the user to choose from.
+MAX_CANDIDATES = 6
+
+_KIND_RANK = {"system": 0, "chassis": 0, "gpu_card": 1, "bridge": 2, "other": 3}
+
+# Services, support and licences: a line that names one is not hardware even when it names
+# the hardware it covers ("ProSupport 3yr for DGX B200").
+_SERVICE_RE = re.compile(
+    r"\b(?:pro)?support\b|\bwarrant(?:y|ies)\b|\bservices?\b|\binstall(?:ation)?\b"
+    r"|\bdeployment\b|\bcare ?pack\b|\bonsite\b|\bon-site\b|\bsoftware\b|\blicen[cs]es?\b"
+    r"|\bsubscriptions?\b|\bai enterprise\b|\bshipping\b|\bfreight\b|\bdelivery\b"
+    r"|\bconsulting\b|\btraining course\b|\bprofessional\b|\bsetup\b|\brack ?and ?stack\b"
+)
+# Components and networking: only "other" when the line names no catalog part ("2x Grace CPU"
+# inside an NVL72 description is still the rack).
+_COMPONENT_RE = re.compile(
+    r"\bcables?\b|\bcabling\b|\btransceivers?\b|\boptics?\b|\bqsfp\w*|\bosfp\w*|\bdac\b|\baoc\b"
+    r"|\brails?\b|\brail kit\b|\brack (?:cabinet|enclosure|kit)\b|\b\d{2}u rack\b|\bcabinet\b"
+    r"|\bpdus?\b|\b(?<!nvlink )switch(?:es)?\b|\bnetwork(?:ing)?\b|\bnics?\b|\bconnectx\S*"
+    r"|\bbluefield\S*|\binfiniband\b|\bethernet\b|\bmellanox\b|\bcpus?\b|\bprocessors?\b"
+    r"|\bxeon\b|\bepyc\b|\bdimms?\b|\bddr\d\b|\brdimm\b|\bssds?\b|\bnvme\b|\bhdds?\b|\bdrives?\b"
+    r"|\bpower suppl(?:y|ies)\b|\bpsus?\b|\bpower cords?\b|\bbezel\b|\bfans?\b|\btpm\b"
+    r"|\bheatsinks?\b|\braid\b|\bboot\b|\bdiscount\b|\bmemory kit\b"
+)
+# "DGX B200 with 3yr ProSupport" is the DGX: a service after "with" does not make it a service.
+_BUNDLED_RE = re.compile(r"\b(?:with|incl|including|includes|w|plus)\b")
+
+
+_NON_WORD = re.compile(r"[^0-9a-z]+")
+
+
+def _text(value: str) -> str:
+    """Lower-case words separated by single spaces: "DGX B200, 1440GB" -> "dgx b200 1440gb"."""
+    return " ".join(_NON_WORD.sub(" ", value.casefold()).split())
+
+
+def _compact(value: str) -> str:
+    """Letters and digits only: vendors disagree about dashes ("DGXB-G1440" vs "DGXBG1440")."""
+    return _NON_WORD.sub("", value.casefold())
+
+
+def mapping_key(text: str) -> str:
+    """The key a confirmed vendor mapping is stored under: the words of the part number
+    (or, when the line has none, of the description)."""
+    return _text(text)
+
+
+def part_ref(part: PartSpec) -> PartRef:
+    return (part.vendor, part.part_number)
+
+
+class LineMatch(BaseModel):
+    """What one quote line is in catalog terms."""
+
+    model_config = ConfigDict(frozen=True)
+
+    match: MatchKindName = "none"
+    kind: LineKindName = "unknown"
+    score: float | None = None
+    part: PartSpec | None = None
+    candidates: tuple[PartSpec, ...] = ()  # the close ones, best first, when ambiguous
+    reason: str = ""
+
+    @property
+    def sku(self) -> str | None:
+        """The catalog key the report shows: the system for a vehicle or chassis, the GPU for
+        a card, the part number for a bridge; None for non-compute and unmatched lines."""
+        part = self.part
+        if part is None or self.match == "ambiguous":
+            return None
+        if part.kind in ("system", "chassis"):
+            return part.system
+        if part.kind == "gpu_card":
+            return part.gpu
+        if part.kind == "bridge":
+            return part.part_number
+        return None
+
+
+@dataclass
+class MatchIndex:
+    """The catalog arranged for fast matching; built once per catalog snapshot."""
+
+    by_part_number: dict[str, PartSpec] = field(default_factory=dict)
+    by_ref: dict[PartRef, PartSpec] = field(default_factory=dict)
+    by_alias: dict[str, list[PartSpec]] = field(default_factory=dict)
+    phrases: list[tuple[str, PartSpec]] = field(default_factory=list)  # longest first
+    compact_choices: list[str] = field(default_factory=list)
+    compact_parts: list[PartSpec] = field(default_factory=list)
+    text_choices: list[str] = field(default_factory=list)
+    text_parts: list[PartSpec] = field(default_factory=list)
+
+
+def match_index(catalog: CatalogSnapshot) -> MatchIndex:
+    """Index part numbers, aliases and catalog names (cached per snapshot object)."""
+    cached = _INDEX_CACHE.get(id(catalog))
+    if cached is not None and cached[0] is catalog:
+        return cached[1]
+    index = MatchIndex()
+    for part in catalog.parts:
+        index.by_ref[part_ref(part)] = part
+        index.by_part_number.setdefault(_compact(part.part_number), part)
+        names = [part.part_number, *part.aliases]
+        if part.description:
+            names.append(part.description)
+        for name in names:
+            index.by_alias.setdefault(_text(name), []).append(part)
+            index.by_alias.setdefault(_compact(name), []).append(part)
+            if len(_text(name)) >= 2:
+                index.phrases.append((_text(name), part))
+            index.compact_choices.append(_compact(name))
+            index.compact_parts.append(part)
+        for name in _catalog_names(part, catalog):
+            index.text_choices.append(utils.default_process(name))
+            index.text_parts.append(part)
+        for name in part.aliases:
+            index.text_choices.append(utils.default_process(name))
+            index.text_parts.append(part)
+    index.phrases.sort(key=lambda item: len(item[0]), reverse=True)
+    if len(_INDEX_CACHE) > 8:
+        _INDEX_CACHE.clear()
+    _INDEX_CACHE[id(catalog)] = (catalog, index)
+    return index
+
+
+_INDEX_CACHE: dict[int, tuple[CatalogSnapshot, MatchIndex]] = {}
+
+
+def _catalog_names(part: PartSpec, catalog: CatalogSnapshot) -> list[str]:
+    """The system's or GPU's own catalog name: "NVIDIA DGX B200", "L40S 48GB"."""
+    names: list[str] = []
+    if part.system and part.system in catalog.system_by_key:
+        names.append(re.sub(r"\(.*?\)", " ", catalog.system(part.system).name))
+    if part.gpu and part.gpu in catalog.gpu_by_key:
+        gpu = catalog.gpu(part.gpu)
+        names.extend([gpu.name, f"{gpu.vendor} {gpu.name}"])
+    return names
+
+
+def line_match(
+    part_number: str,
+    description: str,
+    *,
+    index: MatchIndex,
+    mappings: Mapping[str, PartRef] | None = None,
+) -> LineMatch:
+    """Match one line. ``mappings`` are this vendor's confirmed matches (see module doc)."""
+    pn, desc = part_number.strip(), description.strip()
+    if mappings:
+        for text in (pn, desc):
+            ref = mappings.get(mapping_key(text)) if text else None
+            if ref is not None and ref in index.by_ref:
+                part = index.by_ref[ref]
+                return _found("alias", part, 100.0, "confirmed for this vendor")
+    # Each form once: a 10,000-line quote has 10,000 distinct lines to normalise (bench/).
+    pn_compact, pn_text, desc_text = _compact(pn), _text(pn), _text(desc)
+    if pn and (part := index.by_part_number.get(pn_compact)) is not None:
+        return _found("exact", part, 100.0, "part number")
+    for text, key in ((pn, pn_compact), (desc, desc_text)):
+        parts = _distinct(index.by_alias.get(key, [])) if text else []
+        if len(parts) == 1:
+            return _found("alias", parts[0], 100.0, f"alias {text!r}")
+        if len(parts) > 1:
+            return _ambiguous(parts[:MAX_CANDIDATES], 100.0, f"{text!r} names several parts")
+    words = " ".join(w for w in (pn_text, desc_text) if w)  # = _text(f"{pn} {desc}")
+    service = _SERVICE_RE.search(words)
+    if service and not _BUNDLED_RE.search(words[: service.start()]):
+        return LineMatch(match="none", kind="other", reason=f"non-compute: {service.group(0)}")
+    contained = _contained(desc_text, index) or _contained(pn_text, index)
+    if contained is not None:
+        return contained
+    component = _COMPONENT_RE.search(words)
+    if component:
+        return LineMatch(match="none", kind="other", reason=f"non-compute: {component.group(0)}")
+    return _fuzzy(pn, desc, index)
+
+
+def _found(match: MatchKindName, part: PartSpec, score: float, reason: str) -> LineMatch:
+    return LineMatch(match=match, kind=part.kind, score=score, part=part, reason=reason)
+
+
+def _ambiguous(parts: list[PartSpec], score: float, reason: str) -> LineMatch:
+    kinds = {p.kind for p in parts}
+    return LineMatch(
+        match="ambiguous",
+        kind=parts[0].kind if len(kinds) == 1 else "unknown",
+        score=score,
+        part=parts[0],
+        candidates=tuple(parts),
+        reason=reason,
+    )
+
+
+def _distinct(parts: list[PartSpec]) -> list[PartSpec]:
+    seen: dict[PartRef, PartSpec] = {}
+    for part in parts:
+        seen.setdefault(part_ref(part), part)
+    return list(seen.values())
+
+
+def _contained(words: str, index: MatchIndex) -> LineMatch | None:
+    """Known aliases inside the text, as whole words. A vehicle beats the engines it carries
+    ("PowerEdge XE7745 ... 8x RTX PRO 6000 Blackwell Server Edition" is the server), then the
+    longest alias wins; two different parts tied on both are ambiguous."""
+    if not words:
+        return None
+    padded = f" {words} "
+    hits = [(phrase, part) for phrase, part in index.phrases if f" {phrase} " in padded]
+    if not hits:
+        return None
+    hits.sort(key=lambda hit: (_KIND_RANK.get(hit[1].kind, 9), -len(hit[0])))
+    best_phrase, best = hits[0]
+    rivals = _distinct(
+        [
+            part
+            for phrase, part in hits
+            if len(phrase) == len(best_phrase) and _KIND_RANK[part.kind] == _KIND_RANK[best.kind]
+        ]
+    )
+    if len(rivals) > 1:
+        return _ambiguous(rivals[:MAX_CANDIDATES], 100.0, f"{best_phrase!r} names several parts")
+    return _found("alias", best, 100.0, f"alias {best_phrase!r} in the line")
+
+
+def _fuzzy(pn: str, desc: str, index: MatchIndex) -> LineMatch:
+    """rapidfuzz: part numbers by plain ratio (typos: "DGXB-G1440+P2CMI3"), descriptions by
+    token-set ratio (word order and extra words don't matter). When several parts cover the
+    description equally, one whose words are the description's (token-sort ratio >= 95) wins:
+    "NVLink bridge 4-way" is the bridge, not the server whose name mentions a bridge; with no
+    such part, "RTX PRO 6000 Blackwell" (three editions) is ambiguous."""
+    best: dict[PartRef, list] = {}
+
+    def consider(score: float, part: PartSpec, exact_words: float = 0.0) -> None:
+        entry = best.setdefault(part_ref(part), [0.0, part, 0.0])
+        entry[0] = max(entry[0], score)
+        entry[2] = max(entry[2], exact_words)
+
+    pn_compact = _compact(pn)
+    if len(pn_compact) >= 4:
+        for _, score, i in process.extract(
+            pn_compact,
+            index.compact_choices,
+            scorer=fuzz.ratio,
+            limit=8,
+            score_cutoff=FUZZY_MIN_SCORE - AMBIGUITY_MARGIN,
+        ):
+            consider(score, index.compact_parts[i], exact_words=score)
+    query = utils.default_process(desc)
+    if len(query) >= 2:
+        for choice, score, i in process.extract(
+            query,
+            index.text_choices,
+            scorer=fuzz.token_set_ratio,
+            processor=None,
+            limit=24,
+            score_cutoff=FUZZY_MIN_SCORE - AMBIGUITY_MARGIN,
+        ):
+            consider(score, index.text_parts[i], fuzz.token_sort_ratio(query, choice))
+    ranked = sorted(best.values(), key=lambda item: (-item[0], -item[2]))
+    if not ranked or ranked[0][0] < FUZZY_MIN_SCORE:
+        return LineMatch(match="none", kind="unknown", reason="no catalog part is close")
+    top_score = ranked[0][0]
+    close = [entry for entry in ranked if top_score - entry[0] < AMBIGUITY_MARGIN]
+    worded = [entry for entry in close if entry[2] >= _SAME_WORDS]
+    if len(close) > 1 and len(worded) != 1:
+        parts = [entry[1] for entry in close][:MAX_CANDIDATES]
+        return _ambiguous(parts, round(top_score, 1), "several catalog parts are this close")
+    score, top, _ = worded[0] if worded else ranked[0]
+    return _found("fuzzy", top, round(score, 1), "closest catalog text")
+
+
+def lines_match(
+    lines: list[tuple[str, str]],
+    catalog: CatalogSnapshot,
+    *,
+    mappings: Mapping[str, PartRef] | None = None,
+) -> list[LineMatch]:
+    """Match many (part number, description) pairs; identical lines are matched once, so a
+    10,000-line quote of repeated cables costs one rapidfuzz pass per distinct line."""
+    index = match_index(catalog)
+    seen: dict[tuple[str, str], LineMatch] = {}
+    out: list[LineMatch] = []
+    for pn, desc in lines:
+        key = (pn, desc)
+        if key not in seen:
+            seen[key] = line_match(pn, desc, index=index, mappings=mappings)
+        out.append(seen[key])
+    return out

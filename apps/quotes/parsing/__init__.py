@@ -1,0 +1,77 @@
+"""The quote parser: bytes and a file name in, a ``ParsedQuote`` or a ``QuoteParseError`` out.
+
+Pure Python, no ORM: matching, the ``review_quote`` command and the upload page all call
+``parse_upload`` and decide for themselves what to store.
+
+What a caller does with an error:
+- ``needs_manual`` False — the file is refused (empty, not a spreadsheet, a zip bomb, .xls,
+  a negative quantity on row 7 …): status REJECTED, show ``str(error)``.
+- ``needs_manual`` True — a PDF we could not read within the sandbox's limits, or without a
+  table: keep the original, status NEEDS_MANUAL.
+- ``internal`` True — an unexpected exception was wrapped (logged with its traceback); the
+  fuzz tests assert this never happens.
+``detect.type_detect`` alone gives the verdict on the file type (and refuses bombs) before
+anything is stored. ``ParsedQuote.encoding_fallback`` True means the CSV was read as
+Windows-1252: show the preview before anyone trusts "Stück" and "€".
+"""
+
+from __future__ import annotations
+
+import logging
+
+from .errors import QuoteParseError
+from .schemas import FIELDS, ParsedLine, ParsedQuote
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["FIELDS", "ParsedLine", "ParsedQuote", "QuoteParseError", "parse_upload"]
+
+
+def parse_upload(data: bytes, filename: str, *, delimiter: str | None = None) -> ParsedQuote:
+    """Parse an uploaded vendor quote by its content (CSV, XLSX or PDF).
+
+    ``filename`` is used for messages and to catch a file whose extension contradicts its
+    content; ``delimiter`` forces the CSV delimiter after the user resolved an ambiguity.
+    Raises only ``QuoteParseError``.
+    """
+    from .csv_reader import csv_parse
+    from .detect import type_detect
+
+    name = _display_name(filename)
+    try:
+        kind = type_detect(data, file_name=name)
+        if kind == "csv":
+            return csv_parse(data, file_name=name, delimiter=delimiter)
+        if kind == "xlsx":
+            from .xlsx_reader import xlsx_parse
+
+            return xlsx_parse(data, file_name=name, inspected=True)
+        from .pdf_reader import pdf_parse
+
+        return pdf_parse(data, file_name=name)
+    except QuoteParseError:
+        raise
+    except (
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+        OverflowError,
+        RecursionError,
+        ArithmeticError,
+        MemoryError,
+        UnicodeError,
+        OSError,
+        EOFError,
+    ) as exc:
+        # A bug or a reader library choking on a hostile file must still read as a clear
+        # "we could not read this file", never a traceback on the upload page.
+        raise QuoteParseError(f"could not read the file ({type(exc).__name__})", file=name) from exc
+
+
+def _display_name(filename: str) -> str:
+    """The base name only, printable and short: "../../etc/quote.csv\\x00.exe" →
+    "quote.csv.exe" style names never leak paths into messages."""
+    base = filename.replace("\\", "/").rsplit("/", 1)[-1]
+    base = "".join(ch for ch in base if ch.isprintable())
+    return (base or "quote")[:120]

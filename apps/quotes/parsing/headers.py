@@ -1,0 +1,132 @@
+"""Finding the header row among the title rows.
+
+Vendors put a letterhead above the table: "Dell Technologies — Quote #3000123456 — Date
+2025-03-01", then the header ("Mfr Part #", "Item Description", "Qty", "Unit Cost",
+"Ext. Cost"), German resellers write "Artikelnummer", "Beschreibung", "Menge", "Einzelpreis",
+"Gesamtpreis". The header row is the first row where at least two cells are known column names
+and one of them names the part number or the description.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+#: Synonyms per field, best first. Matching is on normalised text (see ``header_normalize``).
+# fmt: off
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "part_number": (
+        "part number", "part no", "part", "mfr part", "mfr part number", "manufacturer part",
+        "manufacturer part number", "mfg part", "mpn", "vendor part", "product number",
+        "product no", "product", "sku", "part id", "partnumber", "order code", "model",
+        "model number", "catalog number", "item number", "item no", "item code", "item",
+        "artikelnummer", "artikel nr", "artikel", "art nr", "teilenummer", "bestellnummer",
+        "materialnummer", "reference", "ref", "code article", "numero de piece", "no de piece",
+        "numero de pieza", "referencia", "codigo", "n de pieza", "no de pieza",
+    ),
+    "description": (
+        "description", "item description", "product description", "part description", "desc",
+        "details", "name", "product name", "item name", "beschreibung", "bezeichnung",
+        "artikelbezeichnung", "produktbeschreibung", "designation", "libelle", "descripcion",
+        "denominacion", "concepto",
+    ),
+    "quantity": (
+        "qty", "quantity", "units", "qte", "menge", "anzahl", "stuck", "stk", "quantite",
+        "cantidad", "cant", "count", "qty ordered", "order qty",
+    ),
+    "unit_price": (
+        "unit price", "unit cost", "price each", "unit net price", "net unit price",
+        "unit sell price", "sell price", "net price", "price per unit", "unit", "each", "price",
+        "list price", "unit list price", "einzelpreis", "stuckpreis", "e preis", "ep", "preis",
+        "prix unitaire", "pu", "prix unitaire ht", "prix", "precio unitario", "precio",
+        "precio unidad",
+    ),
+    "extended_price": (
+        "extended price", "ext price", "ext cost", "extended cost", "extended",
+        "extended net price", "total price", "line total", "total", "amount", "net amount",
+        "subtotal", "total cost", "gesamtpreis", "gesamt", "gesamtbetrag", "betrag", "summe", "gp",
+        "montant", "montant ht", "total ht", "prix total", "importe", "precio total",
+        "total linea",
+    ),
+}
+# fmt: on
+#: Header cells that name a column we deliberately ignore ("Line", "#", "Pos.").
+IGNORED = frozenset({"line", "line no", "no", "pos", "position", "nr", "n", "lfd nr"})
+
+_NON_WORD = re.compile(r"[^0-9a-z]+")
+_PARENS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_CURRENCY_WORDS = re.compile(
+    r"\b(usd|eur|gbp|chf|jpy|cad|aud|sek|nok|dkk|pln|inr|excl vat|incl vat|netto|brutto|"
+    r"net|ht|ttc|in)\b"
+)
+_RANK: dict[str, dict[str, int]] = {
+    field: {synonym: rank for rank, synonym in enumerate(words)}
+    for field, words in SYNONYMS.items()
+}
+
+
+def text_fold(text: str) -> str:
+    """ "Désignation" → "designation", "19% MwSt." → "19 mwst": lower case, accents folded,
+    punctuation turned into single spaces."""
+    folded = unicodedata.normalize("NFKD", text.casefold().replace("ß", "ss"))
+    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    return _NON_WORD.sub(" ", folded).strip()
+
+
+def header_normalize(text: str) -> str:
+    """ "Mfr Part #" → "mfr part", "Unit Price (EUR)" → "unit price", "Prix unitaire HT" →
+    "prix unitaire": ``text_fold`` plus parentheses and currency/tax words dropped."""
+    folded = text_fold(_PARENS.sub(" ", text))
+    stripped = " ".join(_CURRENCY_WORDS.sub(" ", folded).split())
+    return stripped or folded
+
+
+def _field_for(cell: str) -> tuple[str, int] | None:
+    """Best (field, rank) a header cell names: exact synonyms first, then a synonym that
+    starts the cell ("Unit Price incl. discount")."""
+    norm = header_normalize(cell)
+    if not norm or norm in IGNORED:
+        return None
+    best: tuple[str, int] | None = None
+    for field, ranks in _RANK.items():
+        rank = ranks.get(norm)
+        if rank is not None and (best is None or rank < best[1]):
+            best = (field, rank)
+    if best:
+        return best
+    for field, ranks in _RANK.items():
+        for synonym, rank in ranks.items():
+            if len(synonym) >= 4 and (
+                norm.startswith(synonym + " ") or norm.endswith(" " + synonym)
+            ):
+                candidate = (field, 100 + rank)
+                if best is None or candidate[1] < best[1]:
+                    best = candidate
+    return best
+
+
+def header_map(cells: Sequence[str]) -> dict[str, int]:
+    """Map our fields to column indexes for one candidate header row.
+
+    Each field takes the cell whose synonym ranks best, so "Item | Part Number" gives
+    part_number → "Part Number" and leaves "Item" (a line counter) alone."""
+    candidates: list[tuple[int, str, int]] = []
+    for index, cell in enumerate(cells):
+        if not cell or len(cell) > 80:
+            continue
+        found = _field_for(cell)
+        if found:
+            candidates.append((found[1], found[0], index))
+    chosen: dict[str, int] = {}
+    used: set[int] = set()
+    for _rank, field, index in sorted(candidates):
+        if field not in chosen and index not in used:
+            chosen[field] = index
+            used.add(index)
+    return chosen
+
+
+def is_header(mapping: dict[str, int]) -> bool:
+    """A header names at least two of our columns, one of them the part or the description."""
+    return len(mapping) >= 2 and ("part_number" in mapping or "description" in mapping)

@@ -1,0 +1,146 @@
+"""The letterhead above the table: vendor, quote number, date and currency.
+
+Title rows read "Quote #: 3000123456", "Angebotsnummer | 4711-2025", "Devis n° D-2025-077",
+"Moneda: EUR"; the vendor is named by a "Vendor:" label or by a known name anywhere in the
+letterhead ("Hewlett Packard Enterprise" → "HPE"). Dates are written as ISO when they can be
+read without guessing the day/month order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+
+from .headers import header_normalize
+from .numbers import currency_detect
+
+# fmt: off
+_META_LABELS: dict[str, tuple[str, ...]] = {
+    "quote_number": (
+        "quote", "quote number", "quote no", "quote id", "quotation", "quotation number",
+        "quotation no", "quote ref", "reference number", "deal id", "angebot", "angebotsnummer",
+        "angebots nr", "angebot nr", "devis", "devis n", "numero de devis", "cotizacion",
+        "numero de cotizacion", "presupuesto", "offerte",
+    ),
+    "quote_date": (
+        "date", "quote date", "quotation date", "issued", "issue date", "datum", "angebotsdatum",
+        "date du devis", "fecha", "fecha de cotizacion",
+    ),
+    "vendor": (
+        "vendor", "supplier", "seller", "from", "reseller", "lieferant", "anbieter", "verkaufer",
+        "fournisseur", "vendeur", "proveedor", "distribuidor",
+    ),
+    "currency": (
+        "currency", "wahrung", "devise", "monnaie", "moneda", "divisa",
+    ),
+}
+# fmt: on
+_META_LOOKUP = {label: field for field, labels in _META_LABELS.items() for label in labels}
+#: Vendors we name when a title row mentions them and no "Vendor:" label says otherwise.
+KNOWN_VENDORS: tuple[tuple[str, str], ...] = (
+    ("hewlett packard enterprise", "HPE"),
+    ("hpe", "HPE"),
+    ("dell", "Dell"),
+    ("supermicro", "Supermicro"),
+    ("super micro", "Supermicro"),
+    ("lenovo", "Lenovo"),
+    ("nvidia", "NVIDIA"),
+    ("cisco", "Cisco"),
+    ("gigabyte", "Gigabyte"),
+    ("asus", "ASUS"),
+    ("fujitsu", "Fujitsu"),
+    ("inspur", "Inspur"),
+    ("cdw", "CDW"),
+    ("insight", "Insight"),
+    ("shi international", "SHI"),
+    ("bechtle", "Bechtle"),
+    ("cancom", "Cancom"),
+    ("computacenter", "Computacenter"),
+)
+_LABEL_SPLIT = re.compile(r"^\s*([^:#]{1,40}?(?:\s*(?:#|n°|nº|no\.|nr\.))?)\s*[:#]\s*(.+)$")
+_LABEL_NUMBER = re.compile(
+    r"^\s*(.{1,40}?\s(?:n°|nº|no\.?|nr\.?|number|nummer|#))\s+(\S.*)$", re.IGNORECASE
+)
+
+
+def vendor_known(text: str) -> str | None:
+    """The vendor a title names first, spelled our way: "Dell Technologies" → "Dell",
+    "CDW quote for NVIDIA DGX Spark" → "CDW"; None for a vendor we don't know."""
+    lowered = f" {header_normalize(text)} "
+    found = [
+        (position, name)
+        for needle, name in KNOWN_VENDORS
+        if (position := lowered.find(f" {needle} ")) >= 0
+    ]
+    return min(found)[1] if found else None
+
+
+def _label_field(label: str) -> str | None:
+    return _META_LOOKUP.get(header_normalize(label))
+
+
+def metadata_read(rows: Sequence[Sequence[str]]) -> dict[str, str]:
+    """Read vendor, quote number, date and currency from the rows above the header.
+
+    Understands "Quote #: Q-123" in one cell and "Quote #" | "Q-123" in two cells;
+    "Angebotsnummer: 4711", "Devis n° D-77", "Currency | EUR"."""
+    found: dict[str, str] = {}
+    mentioned_vendor = ""
+    for row in rows:
+        cells = [cell.strip() for cell in row if cell and cell.strip()]
+        for position, cell in enumerate(cells):
+            field, value = None, ""
+            match = _LABEL_SPLIT.match(cell) or _LABEL_NUMBER.match(cell)
+            if match:
+                field, value = _label_field(match.group(1)), match.group(2).strip()
+            if not (field and value):
+                field = _label_field(cell)
+                value = cells[position + 1] if field and position + 1 < len(cells) else ""
+            if field and value and _label_field(value) is None and field not in found:
+                found[field] = value[:120]
+            if not mentioned_vendor:
+                mentioned_vendor = vendor_known(cell) or ""
+    if "vendor" in found:
+        found["vendor"] = vendor_known(found["vendor"]) or found["vendor"]
+    elif mentioned_vendor:
+        found["vendor"] = mentioned_vendor
+    if "currency" in found:
+        code = currency_detect(found["currency"]) or currency_detect(found["currency"].upper())
+        if code:
+            found["currency"] = code
+        else:
+            del found["currency"]
+    return found
+
+
+_DATE_PATTERNS = (
+    (re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})"), "ymd"),
+    (re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$"), "dmy"),
+    (re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$"), "??y"),
+)
+
+
+def date_normalize(text: str, *, day_first: bool = False) -> str:
+    """A title-row date as ISO: "01.03.2025" → "2025-03-01", "4/28/2025" → "2025-04-28".
+
+    "03/04/2025" is March 4th in Texas and April 3rd in Munich: it is read day-first when the
+    file writes decimal commas (a European quote), month-first otherwise. Text we cannot read
+    as a date is kept as written."""
+    text = text.strip()
+    for pattern, order in _DATE_PATTERNS:
+        match = pattern.match(text)
+        if not match:
+            continue
+        first, second, third = (int(group) for group in match.groups())
+        if order == "ymd":
+            year, month, day = first, second, third
+        elif order == "dmy" or first > 12 or (day_first and second <= 12):
+            day, month, year = first, second, third
+        else:
+            month, day, year = first, second, third
+        try:
+            return date(year, month, day).isoformat()
+        except ValueError:
+            return text
+    return text

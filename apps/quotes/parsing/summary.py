@@ -1,0 +1,101 @@
+"""Subtotal, tax, shipping and total rows: kept as the vendor's stated figures, not as lines.
+
+"Zwischensumme | € 528.814,88", "19% MwSt. | € 100.474,83", "Grand Total | $38,076.44",
+"Total: 915,960.00" under a PDF table. A row is a summary only when its quantity cell holds no
+number (some vendors put the label in the Qty column), so a real line described as
+"Total Care support, qty 2" stays a line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from .cells import Cell, cell_number
+from .headers import text_fold
+from .numbers import amount_parse
+
+_TOTAL_RE = re.compile(
+    r"^(?:grand total|total|totals|gesamtsumme|gesamtbetrag|endsumme|summe|gesamt|"
+    r"total general|total ttc|total ht|montant total|importe total|total amount|quote total|"
+    r"total price|net total|netto summe|nettosumme|total neto)\b"
+)
+_SUBTOTAL_RE = re.compile(
+    r"^(?:sub ?total|subtotals|zwischensumme|sous total|summe netto|nettobetrag|"
+    r"total excl|total before tax|total net|total ht|base imponible)\b"
+)
+_CHARGE_RE = re.compile(
+    r"^(?:shipping|freight|handling|delivery|shipping and handling|s h|versand|"
+    r"versandkosten|fracht|lieferung|frais de port|livraison|transporte|envio|portes)\b"
+)
+_TAX_RE = re.compile(
+    r"^(?:\d+(?: \d+)? )?(?:tax|taxes|sales tax|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|"
+    r"tva|iva|gst|hst|estimated tax)\b"
+)
+
+
+_TRAILING_AMOUNT = re.compile(
+    r"[:\s]\s*((?:[A-Z]{3}\s?|[$€£¥]\s?)?\(?-?\d[\d.,'\u00a0 ]*\d\)?(?:\s?[$€£¥]|\s?[A-Z]{3})?)\s*$"
+)
+
+
+@dataclass
+class Totals:
+    total: Decimal | None = None
+    subtotal: Decimal | None = None
+    tax: Decimal | None = None
+    charges: Decimal | None = None
+    footer_row: int | None = None
+    ignored_after_footer: int = 0
+
+
+def summary_kind(texts: Sequence[str]) -> str | None:
+    """Which summary row this is: "Grand Total" → total, "Subtotal:" or "Total HT" →
+    subtotal, "19% MwSt." → tax, "Shipping" → charges; None for a quote line."""
+    for text in texts:
+        if not text or len(text) > 60 or (text[:1].isdigit() and "%" not in text):
+            continue
+        norm = text_fold(text)
+        if not norm:
+            continue
+        if _SUBTOTAL_RE.match(norm):
+            return "subtotal"
+        if _TAX_RE.match(norm):
+            return "tax"
+        if _TOTAL_RE.match(norm):
+            return "total"
+        if _CHARGE_RE.match(norm):
+            return "charges"
+    return None
+
+
+def summary_amount(
+    cells: Sequence[Cell], texts: Sequence[str], ext_index: int | None, decimal_separator: str
+) -> Decimal | None:
+    order = list(range(len(cells) - 1, -1, -1))
+    if ext_index is not None and ext_index < len(cells):
+        order.insert(0, ext_index)
+    for index in order:
+        number = cell_number(cells[index])
+        if number is not None:
+            return number
+        text = texts[index]
+        if text and any(ch.isdigit() for ch in text) and "%" not in text:
+            try:
+                value = amount_parse(text, decimal_separator=decimal_separator)
+            except ValueError:
+                continue
+            if value is not None:
+                return value
+    for text in texts:  # "Total: 398,000.00" in one cell (PDF text lines)
+        match = _TRAILING_AMOUNT.search(text)
+        if match:
+            try:
+                value = amount_parse(match.group(1), decimal_separator=decimal_separator)
+            except ValueError:
+                continue
+            if value is not None:
+                return value
+    return None

@@ -1,0 +1,308 @@
+"""Rows of cells → ``ParsedQuote``: the part every reader (CSV, XLSX, PDF) shares.
+
+A reader turns its file into numbered rows; this module finds the header among the title rows,
+reads the letterhead metadata, picks the decimal separator and currency for the whole file,
+skips blank rows, section headings and subtotal/tax rows (keeping the stated total), and reads
+each remaining row into a ``ParsedLine``. A negative or non-numeric quantity stops the parse
+with the row and column named; an unreadable price only marks its line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from .cells import Cell, NumberedRow, cell_number, cell_text
+from .errors import QuoteParseError
+from .headers import header_map, is_header
+from .metadata import date_normalize, metadata_read
+from .numbers import amount_parse, currency_detect, decimal_separator_detect, quantity_parse
+from .schemas import DetectedType, ParsedLine, ParsedQuote
+from .summary import Totals, summary_amount, summary_kind
+
+MAX_DATA_ROWS = 20_000
+MAX_COLUMNS = 100
+MAX_CELL_CHARS = 10_000
+#: How far down we look for the header: letterheads are rarely longer than this.
+HEADER_SCAN_ROWS = 60
+
+
+@dataclass
+class TableOptions:
+    """What the reader knows about the file before the rows are read."""
+
+    file_name: str
+    detected_type: DetectedType
+    decimal_default: str = "."
+    encoding: str | None = None
+    encoding_fallback: bool = False
+    delimiter: str | None = None
+    sheet: str | None = None
+    check_ragged: bool = False
+    #: The header's texts: a PDF or a printed report repeats it on every page; skip those.
+    repeated_header: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _trimmed_texts(cells: Sequence[Cell]) -> list[str]:
+    texts = [cell_text(cell) for cell in cells]
+    while texts and not texts[-1]:
+        texts.pop()
+    return texts
+
+
+def _find_header(
+    rows: Sequence[NumberedRow], opts: TableOptions
+) -> tuple[int, dict[str, int], list[str]]:
+    for position, (_row, cells) in enumerate(rows[:HEADER_SCAN_ROWS]):
+        texts = [cell_text(cell) for cell in cells]
+        mapping = header_map(texts)
+        if is_header(mapping):
+            return position, mapping, texts
+    raise QuoteParseError(
+        "no header row found: expected columns such as 'Part Number', 'Description', "
+        "'Qty', 'Unit Price' (or Artikelnummer, Beschreibung, Menge, Einzelpreis)",
+        file=opts.file_name,
+    )
+
+
+def quote_from_rows(rows: Iterable[NumberedRow], opts: TableOptions) -> ParsedQuote:
+    """Read numbered rows into a ``ParsedQuote``; see the module docstring for the rules."""
+    rows = [row for row in rows if any(cell_text(cell) for cell in row[1])]
+    if not rows:
+        raise QuoteParseError("the file is empty: no rows with any text", file=opts.file_name)
+    header_pos, mapping, header_texts = _find_header(rows, opts)
+    header_row = rows[header_pos][0]
+    title_rows = [[cell_text(cell) for cell in cells] for _n, cells in rows[:header_pos]]
+    data_rows = rows[header_pos + 1 :]
+    if len(data_rows) > MAX_DATA_ROWS:
+        raise QuoteParseError(
+            f"too many rows: {len(data_rows):,} data rows, the row limit is {MAX_DATA_ROWS:,}",
+            file=opts.file_name,
+            row=data_rows[MAX_DATA_ROWS][0],
+        )
+    column_names = {name: header_texts[index] for name, index in mapping.items()}
+    opts.repeated_header = _trimmed_texts(rows[header_pos][1])
+    meta = metadata_read(title_rows)
+    warnings = list(opts.warnings)
+
+    money_columns = [mapping[name] for name in ("unit_price", "extended_price") if name in mapping]
+    money_texts = [
+        cell
+        for _n, cells in data_rows[:2000]
+        for index in money_columns
+        if index < len(cells) and isinstance(cell := cells[index], str)
+    ]
+    decimal_separator = decimal_separator_detect(money_texts, default=opts.decimal_default)
+    currency = _currency_choose(meta, column_names, data_rows[:200], money_columns, warnings)
+
+    header_width = len(rows[header_pos][1])
+    lines, totals = _lines_read(
+        data_rows,
+        mapping,
+        column_names,
+        decimal_separator,
+        header_width,
+        opts,
+    )
+    if totals.ignored_after_footer:
+        warnings.append(
+            f"{totals.ignored_after_footer} row(s) after the total on row {totals.footer_row} "
+            "were not read as quote lines"
+        )
+    if "quantity" not in mapping:
+        warnings.append("no quantity column: quantities are left empty")
+    if not lines:
+        raise QuoteParseError(
+            "no quote lines found below the header", file=opts.file_name, row=header_row
+        )
+    return ParsedQuote(
+        file_name=opts.file_name,
+        detected_type=opts.detected_type,
+        vendor=meta.get("vendor", ""),
+        quote_number=meta.get("quote_number", ""),
+        quote_date=date_normalize(meta.get("quote_date", ""), day_first=decimal_separator == ","),
+        currency=currency,
+        encoding=opts.encoding,
+        encoding_fallback=opts.encoding_fallback,
+        delimiter=opts.delimiter,
+        decimal_separator=decimal_separator,
+        sheet=opts.sheet,
+        header_row=header_row,
+        column_map=column_names,
+        lines=lines,
+        stated_total=totals.total if totals.total is not None else totals.subtotal,
+        stated_subtotal=totals.subtotal,
+        stated_tax=totals.tax,
+        stated_charges=totals.charges,
+        warnings=warnings,
+    )
+
+
+def _currency_choose(
+    meta: dict[str, str],
+    column_names: dict[str, str],
+    data_rows: Sequence[NumberedRow],
+    money_columns: Sequence[int],
+    warnings: list[str],
+) -> str:
+    """Currency by authority: a "Currency:" title row, then the price headers
+    ("Unit Price (EUR)"), then symbols in the amounts ("€ 265.000,00"); USD when none."""
+    seen: list[str] = []
+    if meta.get("currency"):
+        seen.append(meta["currency"])
+    for name in ("unit_price", "extended_price"):
+        code = currency_detect(column_names.get(name, ""))
+        if code:
+            seen.append(code)
+    for _n, cells in data_rows:
+        for index in money_columns:
+            if index < len(cells) and isinstance(cells[index], str):
+                code = currency_detect(cells[index])
+                if code:
+                    seen.append(code)
+    if not seen:
+        return "USD"
+    if len(set(seen)) > 1:
+        warnings.append(
+            f"several currencies named ({', '.join(sorted(set(seen)))}); using {seen[0]}"
+        )
+    return seen[0]
+
+
+def _lines_read(
+    data_rows: Sequence[NumberedRow],
+    mapping: dict[str, int],
+    column_names: dict[str, str],
+    decimal_separator: str,
+    header_width: int,
+    opts: TableOptions,
+) -> tuple[list[ParsedLine], Totals]:
+    part_i = mapping.get("part_number")
+    desc_i = mapping.get("description")
+    qty_i = mapping.get("quantity")
+    unit_i = mapping.get("unit_price")
+    ext_i = mapping.get("extended_price")
+    totals = Totals()
+    lines: list[ParsedLine] = []
+    ragged: list[int] = []
+    for row_number, cells in data_rows:
+        texts = [cell_text(cell) for cell in cells]
+        while texts and not texts[-1]:
+            texts.pop()
+        if not texts or texts == opts.repeated_header:
+            continue
+        qty_text = texts[qty_i] if qty_i is not None and qty_i < len(texts) else ""
+        # Summary rows have no quantity; some vendors put the label in the Qty column.
+        kind = None if any(ch.isdigit() for ch in qty_text) else summary_kind(texts)
+        if kind:
+            amount = summary_amount(cells, texts, ext_i, decimal_separator)
+            if amount is not None:
+                if kind == "charges" and totals.charges is not None:
+                    amount += totals.charges
+                setattr(totals, kind, amount)
+            if kind == "total" and totals.footer_row is None:
+                totals.footer_row = row_number
+            continue
+        if totals.footer_row is not None:
+            totals.ignored_after_footer += 1
+            continue
+        line = _line_read(
+            row_number,
+            cells,
+            texts,
+            part_i,
+            desc_i,
+            qty_i,
+            unit_i,
+            ext_i,
+            column_names,
+            decimal_separator,
+            opts,
+        )
+        if line is None:
+            continue
+        if opts.check_ragged and (len(cells) < header_width or len(texts) > header_width):
+            ragged.append(row_number)
+        lines.append(line)
+    if ragged:
+        listed = ", ".join(str(n) for n in ragged[:10]) + (" …" if len(ragged) > 10 else "")
+        raise QuoteParseError(
+            f"ragged rows: row(s) {listed} do not have the header's {header_width} columns",
+            file=opts.file_name,
+            row=ragged[0],
+        )
+    return lines, totals
+
+
+def _line_read(
+    row_number: int,
+    cells: Sequence[Cell],
+    texts: list[str],
+    part_i: int | None,
+    desc_i: int | None,
+    qty_i: int | None,
+    unit_i: int | None,
+    ext_i: int | None,
+    column_names: dict[str, str],
+    decimal_separator: str,
+    opts: TableOptions,
+) -> ParsedLine | None:
+    def text_at(index: int | None) -> str:
+        return texts[index] if index is not None and index < len(texts) else ""
+
+    part, description = text_at(part_i), text_at(desc_i)
+    qty_text, unit_text, ext_text = text_at(qty_i), text_at(unit_i), text_at(ext_i)
+    filled = sum(1 for text in texts if text)
+    if not (qty_text or unit_text or ext_text) and filled <= 1:
+        return None  # a section heading ("Compute nodes") or a note, not a line
+    for text in texts:
+        if len(text) > MAX_CELL_CHARS:
+            raise QuoteParseError(
+                f"a cell of {len(text):,} characters is too long (limit {MAX_CELL_CHARS:,})",
+                file=opts.file_name,
+                row=row_number,
+            )
+    errors: list[str] = []
+    quantity: int | None = None
+    if qty_text:
+        number = cell_number(cells[qty_i]) if qty_i is not None else None  # type: ignore[index]
+        try:
+            quantity = quantity_parse(
+                format(number, "f") if number is not None else qty_text,
+                decimal_separator="." if number is not None else decimal_separator,
+            )
+        except ValueError as exc:
+            raise QuoteParseError(
+                str(exc), file=opts.file_name, row=row_number, column=column_names["quantity"]
+            ) from None
+    prices: list[Decimal | None] = []
+    for name, index, text in (
+        ("unit_price", unit_i, unit_text),
+        ("extended_price", ext_i, ext_text),
+    ):
+        value: Decimal | None = None
+        if text:
+            value = cell_number(cells[index]) if index is not None else None  # type: ignore[index]
+            if value is None:
+                try:
+                    value = amount_parse(text, decimal_separator=decimal_separator)
+                except ValueError as exc:
+                    errors.append(f"column {column_names[name]!r}: {exc}")
+        prices.append(value)
+    if not part and not description:
+        errors.append("no part number or description")
+    if quantity is None and qty_i is not None and (prices[0] is not None or prices[1] is not None):
+        errors.append("no quantity")
+    # Every value is built and typed above: skip re-validation (10,000 lines < 1 s).
+    return ParsedLine.model_construct(
+        source_row=row_number,
+        part_number=part,
+        description=description,
+        quantity=quantity,
+        unit_price=prices[0],
+        extended_price=prices[1],
+        raw_cells=texts,
+        errors=errors,
+    )

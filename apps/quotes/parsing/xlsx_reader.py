@@ -1,0 +1,130 @@
+"""XLSX quotes: inspect the ZIP, then read cells with python-calamine.
+
+Zip bombs and XML bombs are refused by ``archive.archive_inspect`` before any workbook library
+sees the bytes; only then does calamine (Rust, fast, small) read the cells.
+
+Which sheet: the first visible sheet with a recognisable header (a cover sheet with the vendor's
+logo and terms is skipped), then hidden ones. The ``<dimension>`` element is never trusted: a
+sheet declaring ``A1:XFD1048576`` with 10 real rows gives 10 lines.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+import openpyxl.xml
+import python_calamine
+
+from .archive import archive_inspect
+from .cells import Cell, NumberedRow, cell_text
+from .errors import QuoteParseError
+from .headers import header_map, is_header
+from .schemas import ParsedQuote
+from .table import HEADER_SCAN_ROWS, MAX_COLUMNS, MAX_DATA_ROWS, TableOptions, quote_from_rows
+
+# openpyxl is not used to read uploads, but other code (exports, tests) writes and may read
+# workbooks with it: make sure it parses XML through defusedxml, as RELIABILITY.md item 6 asks.
+if openpyxl.xml.DEFUSEDXML is not True:  # not an assert: it must hold under python -O too
+    raise ImportError("install defusedxml: openpyxl must not parse workbook XML unprotected")
+
+
+def defusedxml_check() -> bool:
+    """True when openpyxl parses XML through defusedxml (a startup check can call this)."""
+    return bool(openpyxl.xml.DEFUSEDXML)
+
+
+def _sheet_rows(sheet: python_calamine.CalamineSheet, *, file_name: str) -> Iterator[NumberedRow]:
+    """Numbered sheet rows; stops early past the row limit, refuses over-wide rows."""
+    filled = 0
+    limit = MAX_DATA_ROWS + HEADER_SCAN_ROWS + 1
+    for index, row in enumerate(sheet.iter_rows()):
+        cells: list[Cell] = list(row)
+        while cells and (cells[-1] is None or cells[-1] == ""):
+            cells.pop()
+        if not cells:
+            continue
+        if len(cells) > MAX_COLUMNS:
+            raise QuoteParseError(
+                f"too many columns: {len(cells)}, the limit is {MAX_COLUMNS}",
+                file=file_name,
+                row=index + 1,
+            )
+        filled += 1
+        if filled > limit:
+            raise QuoteParseError(
+                f"too many rows: more than {MAX_DATA_ROWS:,} data rows in sheet "
+                f"{sheet.name!r}, the row limit is {MAX_DATA_ROWS:,}",
+                file=file_name,
+                row=index + 1,
+            )
+        yield index + 1, cells
+
+
+#: Never swallowed, even around calamine (whose Rust panics are BaseExceptions).
+_FATAL = (KeyboardInterrupt, SystemExit, GeneratorExit)
+
+
+def _has_header(rows: list[NumberedRow]) -> bool:
+    for _row, cells in rows[:HEADER_SCAN_ROWS]:
+        if is_header(header_map([cell_text(cell) for cell in cells])):
+            return True
+    return False
+
+
+def xlsx_parse(data: bytes, *, file_name: str, inspected: bool = False) -> ParsedQuote:
+    """Parse an XLSX quote from the first sheet with a recognisable header.
+
+    ``inspected`` says ``archive_inspect`` already passed (``type_detect`` runs it)."""
+    if not inspected:
+        archive_inspect(data, file_name=file_name)
+    try:
+        workbook = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data))
+        metadata = [
+            meta
+            for meta in workbook.sheets_metadata
+            if meta.typ == python_calamine.SheetTypeEnum.WorkSheet
+        ]
+    except python_calamine.PasswordError:
+        raise QuoteParseError(
+            "the workbook is password-protected; remove the password and upload it again",
+            file=file_name,
+        ) from None
+    except _FATAL:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - a Rust panic arrives as a BaseException
+        raise QuoteParseError(
+            f"not a valid XLSX: the workbook could not be opened ({type(exc).__name__})",
+            file=file_name,
+        ) from None
+    ordered = [m for m in metadata if m.visible == python_calamine.SheetVisibleEnum.Visible]
+    ordered += [m for m in metadata if m not in ordered]
+    damaged: list[str] = []
+    for meta in ordered:
+        try:
+            rows = list(_sheet_rows(workbook.get_sheet_by_name(meta.name), file_name=file_name))
+        except (QuoteParseError, *_FATAL):
+            raise
+        except BaseException:  # noqa: BLE001 - a damaged sheet: try the next one
+            damaged.append(meta.name)
+            continue
+        if not _has_header(rows):
+            continue
+        opts = TableOptions(
+            file_name=file_name,
+            detected_type="xlsx",
+            sheet=meta.name,
+            warnings=[f"read sheet {meta.name!r}"] if meta is not ordered[0] else [],
+        )
+        return quote_from_rows(rows, opts)
+    if damaged and len(damaged) == len(ordered):
+        raise QuoteParseError(
+            f"not a valid XLSX: sheet {damaged[0]!r} could not be read", file=file_name
+        )
+    if not ordered:
+        raise QuoteParseError("not a valid XLSX: the workbook has no worksheets", file=file_name)
+    raise QuoteParseError(
+        "no header row found in any sheet: expected columns such as 'Part Number', "
+        "'Description', 'Qty', 'Unit Price'",
+        file=file_name,
+    )

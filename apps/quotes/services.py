@@ -1,0 +1,239 @@
+"""Quote services: take an upload in as a staged import, remember a confirmed match.
+
+What is kept when something goes wrong (RELIABILITY 1-13):
+- refused before reading (empty, too big, not a spreadsheet, wrong magic bytes, zip or XML
+  bombs, .xls/.xlsm/password-protected): nothing is stored, the ``QuoteParseError`` is raised;
+- readable as a file but not as a quote (no header, a negative quantity on row 7, over 20,000
+  rows): the original is kept and a ``Quote`` with status REJECTED and the message is recorded,
+  then the error is raised with ``error.quote`` set, so the page can show both;
+- a PDF the sandbox had to kill: the same, with status NEEDS_MANUAL;
+- a bug while matching: status ERROR, the original kept with its sha256, the exception raised.
+Rows are written in one transaction: a crash leaves the blob (swept after a day) and no row.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import transaction
+
+from apps.catalog.services import catalog_snapshot
+from apps.catalog.snapshot import CatalogSnapshot
+
+from .intake import QuoteIntake, quote_intake_parsed
+from .matching import lines_match, mapping_key
+from .models import Quote, QuoteFile, QuoteLine, QuoteStatus, VendorPartMapping
+from .parsing import ParsedQuote, QuoteParseError, parse_upload
+from .parsing.detect import type_detect
+from .selectors import catalog_part_ids, vendor_key, vendor_mappings
+from .storage import blob_store, display_name_clean
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from apps.catalog.models import Part
+    from apps.sites.models import Organisation
+
+CONTENT_TYPES = {
+    "csv": "text/csv",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "pdf": "application/pdf",
+}
+_MONEY_LIMIT = Decimal("1e14")  # DecimalField(max_digits=16, decimal_places=2)
+
+
+class QuoteRevisionError(Exception):
+    """A revision of another organisation's quote."""
+
+
+def quote_upload(
+    *,
+    data: bytes,
+    filename: str,
+    organisation: Organisation,
+    uploaded_by: User,
+    previous: Quote | None = None,
+    delimiter: str | None = None,
+    catalog: CatalogSnapshot | None = None,
+) -> Quote:
+    """Keep the original under ``uploads/<sha256>``, parse and match it, and record the quote
+    and its lines in one transaction. ``previous`` makes this a revision: version + 1, linked
+    to the newest version of that quote (nothing is overwritten). See the module doc for what
+    is kept when the file is bad."""
+    display = display_name_clean(filename)
+    if previous is not None and previous.organisation_id != organisation.pk:
+        raise QuoteRevisionError("a revision must belong to the same organisation")
+    try:
+        limit = settings.QUOTE_MAX_UPLOAD_BYTES
+        if len(data) > limit:
+            raise QuoteParseError(
+                f"the file is {len(data):,} bytes; the limit is {limit:,}", file=display
+            )
+        detected = type_detect(data, file_name=display)  # refusals raise here: nothing stored
+    except QuoteParseError as error:
+        error.quote = None
+        raise
+    sha256, blob = blob_store(data)
+    source = {"sha256": sha256, "blob": blob, "size": len(data), "detected_type": detected}
+    base = {
+        "organisation": organisation,
+        "uploaded_by": uploaded_by,
+        "display_name": display,
+        "previous": previous,
+    }
+    try:
+        parsed = parse_upload(data, display, delimiter=delimiter)
+    except QuoteParseError as error:
+        status = QuoteStatus.NEEDS_MANUAL if error.needs_manual else QuoteStatus.REJECTED
+        error.quote = _quote_record(source, base, status=status, parse_error=str(error))
+        raise
+    catalog = catalog or catalog_snapshot()
+    try:
+        intake = quote_intake_parsed(
+            parsed, catalog, mappings=vendor_mappings(vendor=parsed.vendor)
+        )
+    except Exception as error:
+        _quote_record(
+            source, base, status=QuoteStatus.ERROR, parse_error=f"internal error: {error!r}"
+        )
+        raise
+    return _quote_record(source, base, status=QuoteStatus.PARSED, intake=intake)
+
+
+def _quote_record(
+    source: dict,
+    base: dict,
+    *,
+    status: str,
+    parse_error: str = "",
+    intake: QuoteIntake | None = None,
+) -> Quote:
+    with transaction.atomic():
+        quote_file, _ = QuoteFile.objects.get_or_create(
+            sha256=source["sha256"],
+            defaults={
+                "blob": source["blob"],
+                "size": source["size"],
+                "detected_type": source["detected_type"],
+                "content_type": CONTENT_TYPES.get(
+                    source["detected_type"], "application/octet-stream"
+                ),
+            },
+        )
+        previous = base["previous"]
+        if previous is not None:
+            previous = _newest_version(previous)
+        parsed = intake.parsed if intake else None
+        quote = Quote.objects.create(
+            organisation=base["organisation"],
+            uploaded_by=base["uploaded_by"],
+            display_name=base["display_name"],
+            source_file=quote_file,
+            status=status,
+            parse_error=parse_error,
+            previous=previous,
+            version=previous.version + 1 if previous else 1,
+            **(_quote_fields(parsed, intake) if parsed and intake else {}),
+        )
+        if intake is not None:
+            QuoteLine.objects.bulk_create(_line_rows(quote, intake))
+    return quote
+
+
+def _newest_version(quote: Quote) -> Quote:
+    """Follow revisions to the newest one, locked, so two revisions of v1 become v2 and v3."""
+    current = Quote.objects.select_for_update().get(pk=quote.pk)
+    while (nxt := Quote.objects.select_for_update().filter(previous=current).first()) is not None:
+        current = nxt
+    return current
+
+
+def _money(value: Decimal | None) -> Decimal | None:
+    if value is None or not value.is_finite() or abs(value) >= _MONEY_LIMIT:
+        return None
+    return value
+
+
+def _quote_fields(parsed: ParsedQuote, intake: QuoteIntake) -> dict:
+    total = _money(intake.summary.total)
+    return {
+        "vendor": parsed.vendor[:200],
+        "quote_number": parsed.quote_number[:120],
+        "quote_date": parsed.quote_date[:40],
+        "currency": (parsed.currency or "USD")[:3],
+        "total": total if total is None or total >= 0 else None,
+    }
+
+
+def _line_rows(quote: Quote, intake: QuoteIntake) -> list[QuoteLine]:
+    part_ids = catalog_part_ids()
+    rows = []
+    for out, line, match in zip(
+        intake.summary.lines, intake.parsed.lines, intake.matches, strict=True
+    ):
+        errors = list(line.errors)
+        unit_price = _money(line.unit_price)
+        if unit_price is not None and unit_price < 0:
+            # A discount line: the amount stays in the raw cells and the extended price.
+            errors.append(f"negative unit price {unit_price} (a discount?) kept in the raw cells")
+            unit_price = None
+        part = match.part if match.match != "ambiguous" else None
+        rows.append(
+            QuoteLine(
+                quote=quote,
+                line=out.line,
+                source_row=line.source_row,
+                part_number=line.part_number[:200],
+                description=line.description,
+                quantity=line.quantity,
+                unit_price=unit_price,
+                extended_price=_money(line.extended_price),
+                raw_cells=list(line.raw_cells),
+                errors=errors,
+                is_valid=not line.errors,
+                match=match.match,
+                match_score=match.score,
+                part_id=part_ids.get((part.vendor, part.part_number)) if part else None,
+            )
+        )
+    return rows
+
+
+def quote_mapping_confirm(*, quote_line: QuoteLine, part: Part, user: User) -> QuoteLine:
+    """ "Yes, this line is that part": remember it for the quote's vendor and re-match the
+    quote's lines, so every line with the same text (here and on later quotes) follows."""
+    quote = quote_line.quote
+    text = mapping_key(quote_line.part_number or quote_line.description)
+    with transaction.atomic():
+        VendorPartMapping.objects.update_or_create(
+            vendor=vendor_key(quote.vendor),
+            text=text[:300],
+            defaults={"part": part, "confirmed_by": user},
+        )
+        quote_rematch(quote=quote)
+    quote_line.refresh_from_db()
+    return quote_line
+
+
+def quote_rematch(*, quote: Quote, catalog: CatalogSnapshot | None = None) -> int:
+    """Match the stored lines again (after a mapping or a catalog change); returns how many
+    lines changed."""
+    catalog = catalog or catalog_snapshot()
+    lines = list(quote.lines.order_by("line"))
+    matches = lines_match(
+        [(line.part_number, line.description) for line in lines],
+        catalog,
+        mappings=vendor_mappings(vendor=quote.vendor),
+    )
+    part_ids = catalog_part_ids()
+    changed = []
+    for line, match in zip(lines, matches, strict=True):
+        part = match.part if match.match != "ambiguous" else None
+        part_id = part_ids.get((part.vendor, part.part_number)) if part else None
+        if (line.match, line.match_score, line.part_id) != (match.match, match.score, part_id):
+            line.match, line.match_score, line.part_id = match.match, match.score, part_id
+            changed.append(line)
+    QuoteLine.objects.bulk_update(changed, ["match", "match_score", "part"])
+    return len(changed)

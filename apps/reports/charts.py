@@ -1,0 +1,435 @@
+"""Server-drawn inline SVG for the pages and the PDF: gauges, bars and the vehicles on the lot.
+
+Every function is pure: numbers and words in, one `<svg>` string out, marked safe only because we
+built every tag ourselves and escaped every piece of text that came from outside (a quote's
+description may carry `<img src=...>`). No `style=` attributes and no `<style>` element: the pages'
+CSP forbids inline styles, so colour and type are SVG presentation attributes (fill, stroke,
+font-size). Each SVG has a `<title>` and `role="img"` so a screen reader says what it shows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+SVG_NS = "http://www.w3.org/2000/svg"
+FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
+INK = "#1f2933"
+MUTED = "#616e7c"
+TRACK = "#d9dee3"
+
+# The blood-pressure levels, calm to crisis, with the colour each one wears everywhere.
+LEVEL_COLOURS: dict[str, str] = {
+    "calm": "#2e7d32",
+    "raised": "#c49000",
+    "high": "#e65100",
+    "crisis": "#b71c1c",
+}
+LEVEL_LABELS: dict[str, str] = {
+    "calm": "Calm",
+    "raised": "Raised",
+    "high": "High",
+    "crisis": "Crisis",
+}
+OK_COLOUR = "#2e7d32"
+OVER_COLOUR = "#b71c1c"
+CAPACITY_COLOUR = "#90a4ae"
+
+# Form factor -> the vehicle the field guide parks it as.
+VEHICLES: dict[str, str] = {
+    "phone": "moped",
+    "laptop": "motorcycle",
+    "desktop": "compact car",
+    "workstation": "sedan",
+    "pcie_server": "work van",
+    "nvl8_server": "semi",
+    "rack_nvl72": "freight train",
+}
+
+
+def number_format(value: float) -> str:
+    """A figure as the findings write it: 1,500 and 247.5 and 1,255.6 and 0.27 and 12,600.
+
+    Whole numbers print whole; below 10 two decimals, below 10,000 one, above that none
+    (528,600 USD idle, not 528,600.0); trailing zeros go.
+    """
+    if not math.isfinite(value):
+        raise ValueError(f"not a finite number: {value!r}")
+    magnitude = abs(value)
+    if magnitude >= 10_000 or value == int(value):
+        return f"{value:,.0f}"
+    text = f"{value:,.1f}" if magnitude >= 10 else f"{value:,.2f}"
+    return text.rstrip("0").rstrip(".")
+
+
+def _text(value: object) -> str:
+    return str(escape(str(value)))
+
+
+def _svg(*, width: int, height: int, title: str, body: Iterable[str], kind: str) -> SafeString:
+    """Wrap already-built SVG elements; `title` is escaped here."""
+    safe_title = _text(title)
+    parts = [
+        f'<svg xmlns="{SVG_NS}" class="chart chart-{kind}" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{safe_title}" '
+        f'font-family="{FONT}">',
+        f"<title>{safe_title}</title>",
+        *body,
+        "</svg>",
+    ]
+    return mark_safe("".join(parts))  # every interpolated text was escaped
+
+
+def _label(
+    x: float,
+    y: float,
+    text: str,
+    *,
+    size: int = 12,
+    anchor: str = "start",
+    fill: str = INK,
+    weight: str = "normal",
+    css_class: str = "",
+) -> str:
+    klass = f' class="{css_class}"' if css_class else ""
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" '
+        f'fill="{fill}" font-weight="{weight}"{klass}>{_text(text)}</text>'
+    )
+
+
+def _check_amount(name: str, value: float) -> float:
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number ≥ 0, got {value!r}")
+    return float(value)
+
+
+# --- the blood-pressure gauge -------------------------------------------------------------------
+
+GAUGE_CX, GAUGE_CY, GAUGE_R = 110.0, 100.0, 80.0
+
+
+def _polar(angle_deg: float, radius: float) -> tuple[float, float]:
+    """A point on the gauge: 180° is the left end (calm), 0° the right end (crisis)."""
+    rad = math.radians(angle_deg)
+    return GAUGE_CX + radius * math.cos(rad), GAUGE_CY - radius * math.sin(rad)
+
+
+def gauge_needle_angle(level: str) -> float:
+    """The needle points at the middle of its level's quarter: calm 157.5°, crisis 22.5°."""
+    if level not in LEVEL_COLOURS:
+        raise ValueError(f"unknown blood-pressure level {level!r}")
+    index = list(LEVEL_COLOURS).index(level)
+    return 180.0 - 45.0 * index - 22.5
+
+
+def gauge_svg(level: str, *, label: str) -> str:
+    """A blood-pressure gauge: four coloured quarters of a half circle and one needle.
+
+    "Facilities: crisis" puts the needle in the red quarter on the right, the way a 60 kW rack in a
+    room qualified for 2 kW should look to the person who has to power it.
+    """
+    angle = gauge_needle_angle(level)
+    body: list[str] = []
+    for index, (name, colour) in enumerate(LEVEL_COLOURS.items()):
+        start, end = 180.0 - 45.0 * index, 180.0 - 45.0 * (index + 1)
+        x1, y1 = _polar(start, GAUGE_R)
+        x2, y2 = _polar(end, GAUGE_R)
+        is_current = name == level
+        body.append(
+            f'<path class="gauge-arc" data-level="{name}" d="M {x1:.2f} {y1:.2f} '
+            f'A {GAUGE_R:.0f} {GAUGE_R:.0f} 0 0 1 {x2:.2f} {y2:.2f}" fill="none" '
+            f'stroke="{colour}" stroke-width="{22 if is_current else 16}" '
+            f'stroke-opacity="{1 if is_current else 0.35}"/>'
+        )
+    nx, ny = _polar(angle, GAUGE_R - 14)
+    body.append(
+        f'<line class="needle" x1="{GAUGE_CX:.2f}" y1="{GAUGE_CY:.2f}" x2="{nx:.2f}" '
+        f'y2="{ny:.2f}" stroke="{INK}" stroke-width="4" stroke-linecap="round"/>'
+    )
+    body.append(f'<circle cx="{GAUGE_CX:.0f}" cy="{GAUGE_CY:.0f}" r="7" fill="{INK}"/>')
+    level_text = LEVEL_LABELS[level]
+    body.append(
+        _label(GAUGE_CX, 128, label, size=13, anchor="middle", weight="bold", css_class="label")
+    )
+    body.append(
+        _label(
+            GAUGE_CX,
+            146,
+            level_text,
+            size=13,
+            anchor="middle",
+            fill=LEVEL_COLOURS[level],
+            weight="bold",
+            css_class="level",
+        )
+    )
+    return _svg(width=220, height=154, title=f"{label}: {level_text}", body=body, kind="gauge")
+
+
+# --- demand against capacity --------------------------------------------------------------------
+
+BAR_X, BAR_W = 72.0, 200.0
+VALUE_X = BAR_X + BAR_W + 8
+CHART_W = 400
+
+
+def demand_capacity_svg(demand: float, capacity: float, *, unit: str, label: str) -> str:
+    """Two bars on one scale: what the load asks for, and what the quote can give.
+
+    1,500 tokens/s asked of a quote that serves 3,000 draws the demand bar half as long as the
+    capacity bar (the school bus half empty); 6,000 against 3,000 draws it twice as long, in red.
+    """
+    demand = _check_amount("demand", demand)
+    capacity = _check_amount("capacity", capacity)
+    scale = BAR_W / max(demand, capacity) if max(demand, capacity) > 0 else 0.0
+    demand_w, capacity_w = demand * scale, capacity * scale
+    over = demand > capacity
+    colour = OVER_COLOUR if over else OK_COLOUR
+    if capacity > 0:
+        ratio = f"Demand is {number_format(100 * demand / capacity)}% of capacity"
+    else:
+        ratio = "No capacity to serve the demand"
+    body = [
+        _label(0, 14, label, size=13, weight="bold", css_class="label"),
+        _label(0, 40, "Demand", size=12, fill=MUTED),
+        f'<rect class="bar-track" x="{BAR_X}" y="27" width="{BAR_W}" height="18" fill="{TRACK}"/>',
+        f'<rect class="bar-demand" x="{BAR_X}" y="27" width="{demand_w:.2f}" height="18" '
+        f'fill="{colour}"/>',
+        _label(0, 70, "Capacity", size=12, fill=MUTED),
+        f'<rect class="bar-track" x="{BAR_X}" y="57" width="{BAR_W}" height="18" fill="{TRACK}"/>',
+        f'<rect class="bar-capacity" x="{BAR_X}" y="57" width="{capacity_w:.2f}" height="18" '
+        f'fill="{CAPACITY_COLOUR}"/>',
+        f'<line class="capacity-mark" x1="{BAR_X + capacity_w:.2f}" y1="22" '
+        f'x2="{BAR_X + capacity_w:.2f}" y2="80" stroke="{INK}" stroke-width="1.5" '
+        f'stroke-dasharray="3 2"/>',
+        _label(VALUE_X, 40, f"{number_format(demand)} {unit}", size=11, css_class="demand-value"),
+        _label(
+            VALUE_X, 70, f"{number_format(capacity)} {unit}", size=11, css_class="capacity-value"
+        ),
+        _label(BAR_X, 96, ratio, size=11, css_class="figures"),
+    ]
+    title = f"{label}: demand {number_format(demand)} {unit} against capacity "
+    title += f"{number_format(capacity)} {unit}"
+    return _svg(width=CHART_W, height=104, title=title, body=body, kind="demand")
+
+
+# --- rack power against the room's qualification -----------------------------------------------
+
+MAX_RACK_ICONS = 24
+
+
+def rack_power_svg(
+    rack_kw: float,
+    qualified_kw: float,
+    *,
+    racks_needed: int | None,
+    racks_available: int | None,
+) -> str:
+    """One rack's draw against the kW the room is qualified for, and racks needed vs available.
+
+    The field guide's room "qualified for 2 kW rack and you want 60 kW": the bar runs thirty times
+    past the dashed qualification line, in red. Below, one small rack per rack needed; the racks
+    beyond what the room has are red.
+    """
+    rack_kw = _check_amount("rack_kw", rack_kw)
+    qualified_kw = _check_amount("qualified_kw", qualified_kw)
+    top = max(rack_kw, qualified_kw)
+    scale = BAR_W / top if top > 0 else 0.0
+    rack_w, qualified_x = rack_kw * scale, BAR_X + qualified_kw * scale
+    over = rack_kw > qualified_kw
+    colour = OVER_COLOUR if over else OK_COLOUR
+    summary = f"Room qualified for {number_format(qualified_kw)} kW per rack"
+    if over and qualified_kw > 0:
+        summary += f" · {number_format(rack_kw / qualified_kw)}× over"
+    body = [
+        _label(0, 14, "Rack power", size=13, weight="bold", css_class="label"),
+        _label(0, 40, "Per rack", size=12, fill=MUTED),
+        f'<rect class="bar-track" x="{BAR_X}" y="27" width="{BAR_W}" height="18" fill="{TRACK}"/>',
+        f'<rect class="bar-rack" x="{BAR_X}" y="27" width="{rack_w:.2f}" height="18" '
+        f'fill="{colour}"/>',
+        f'<line class="qualified-mark" x1="{qualified_x:.2f}" y1="21" x2="{qualified_x:.2f}" '
+        f'y2="51" stroke="{INK}" stroke-width="2" stroke-dasharray="4 2"/>',
+        _label(VALUE_X, 40, f"{number_format(rack_kw)} kW", size=11, css_class="rack-value"),
+        _label(BAR_X, 66, summary, size=11, css_class="figures"),
+    ]
+    height = 74
+    if racks_needed is not None:
+        body.extend(_rack_icons(racks_needed, racks_available))
+        height = 122
+    title = f"Rack power: {number_format(rack_kw)} kW per rack against "
+    title += f"{number_format(qualified_kw)} kW qualified"
+    if racks_needed is not None:
+        title += f"; {racks_needed} racks needed"
+        if racks_available is not None:
+            title += f", {racks_available} available"
+    return _svg(width=CHART_W, height=height, title=title, body=body, kind="rack")
+
+
+def _rack_icons(racks_needed: int, racks_available: int | None) -> list[str]:
+    if racks_needed < 0 or (racks_available is not None and racks_available < 0):
+        raise ValueError("rack counts must be ≥ 0")
+    shown = min(racks_needed, MAX_RACK_ICONS)
+    body = [_label(0, 96, "Racks", size=12, fill=MUTED)]
+    for index in range(shown):
+        beyond = racks_available is not None and index >= racks_available
+        fill = OVER_COLOUR if beyond else CAPACITY_COLOUR
+        klass = "rack rack-missing" if beyond else "rack"
+        x = BAR_X + index * 8.3
+        body.append(
+            f'<rect class="{klass}" x="{x:.1f}" y="80" width="6.5" height="20" fill="{fill}" '
+            f'stroke="{INK}" stroke-width="0.6"/>'
+        )
+    text = f"{racks_needed} needed"
+    if racks_available is not None:
+        text += f" · {racks_available} available"
+    if racks_needed > shown:
+        text += f" (first {shown} drawn)"
+    body.append(_label(BAR_X, 115, text, size=11, css_class="rack-figures"))
+    return body
+
+
+# --- the vehicles -------------------------------------------------------------------------------
+
+
+def _wheel(cx: float, cy: float, r: float = 7.0) -> str:
+    return (
+        f'<circle class="wheel" cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{INK}"/>'
+        f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.4:.1f}" fill="{TRACK}"/>'
+    )
+
+
+def _rect(x: float, y: float, w: float, h: float, fill: str, rx: float = 2) -> str:
+    return (
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{rx:.1f}" '
+        f'fill="{fill}" stroke="{INK}" stroke-width="1"/>'
+    )
+
+
+def _path(d: str, fill: str) -> str:
+    return f'<path d="{d}" fill="{fill}" stroke="{INK}" stroke-width="1" stroke-linejoin="round"/>'
+
+
+GLASS = "#cfe3f0"
+BODY = "#4a7fa7"
+
+
+def _moped() -> list[str]:
+    return [
+        _path("M 58 50 L 96 50 L 104 36 L 110 36 L 104 52 L 60 58 Z", BODY),
+        _rect(60, 40, 22, 6, INK, 2),
+        f'<line x1="104" y1="36" x2="100" y2="24" stroke="{INK}" stroke-width="2"/>',
+        f'<line x1="96" y1="24" x2="106" y2="24" stroke="{INK}" stroke-width="2"/>',
+        _wheel(58, 62, 8),
+        _wheel(104, 62, 8),
+    ]
+
+
+def _motorcycle() -> list[str]:
+    return [
+        _path("M 46 54 L 62 40 L 96 40 L 112 52 L 100 56 L 60 58 Z", BODY),
+        _rect(66, 32, 24, 8, INK, 3),
+        _path("M 98 40 L 108 26 L 112 28 L 104 42 Z", MUTED),
+        _wheel(50, 60, 10),
+        _wheel(110, 60, 10),
+    ]
+
+
+def _compact() -> list[str]:
+    return [
+        _path("M 44 58 L 44 42 L 58 42 L 68 28 L 96 28 L 108 42 L 118 44 L 118 58 Z", BODY),
+        _path("M 62 42 L 70 32 L 94 32 L 102 42 Z", GLASS),
+        _wheel(60, 60, 8),
+        _wheel(104, 60, 8),
+    ]
+
+
+def _sedan() -> list[str]:
+    # The long roof doubles as the station wagon: same family, more room in the back.
+    return [
+        _path("M 24 58 L 24 44 L 44 40 L 58 26 L 118 26 L 126 40 L 140 44 L 140 58 Z", BODY),
+        _path("M 50 40 L 62 30 L 86 30 L 86 40 Z", GLASS),
+        _path("M 90 40 L 90 30 L 114 30 L 120 40 Z", GLASS),
+        _wheel(46, 60, 9),
+        _wheel(118, 60, 9),
+    ]
+
+
+def _work_van() -> list[str]:
+    return [
+        _path("M 20 60 L 20 18 L 112 18 L 112 60 Z", "#e7eaee"),
+        _path("M 112 60 L 112 26 L 130 26 L 142 42 L 142 60 Z", BODY),
+        _path("M 116 30 L 128 30 L 137 42 L 116 42 Z", GLASS),
+        _wheel(40, 62, 9),
+        _wheel(124, 62, 9),
+    ]
+
+
+def _semi() -> list[str]:
+    return [
+        _rect(4, 12, 106, 42, "#e7eaee", 1),
+        f'<line x1="4" y1="54" x2="118" y2="54" stroke="{INK}" stroke-width="3"/>',
+        _path("M 114 56 L 114 20 L 134 20 L 150 36 L 154 38 L 154 56 Z", BODY),
+        _path("M 120 24 L 132 24 L 145 36 L 120 36 Z", GLASS),
+        _wheel(22, 62, 7),
+        _wheel(38, 62, 7),
+        _wheel(98, 62, 7),
+        _wheel(124, 62, 7),
+        _wheel(142, 62, 7),
+    ]
+
+
+def _freight_train() -> list[str]:
+    body = [f'<line x1="0" y1="68" x2="160" y2="68" stroke="{INK}" stroke-width="2"/>']
+    for x in (2, 50):
+        body.append(_rect(x, 24, 44, 34, "#e7eaee", 1))
+        body.extend([_wheel(x + 10, 62, 5), _wheel(x + 34, 62, 5)])
+    body.append(
+        _path("M 98 58 L 98 22 L 128 22 L 128 12 L 144 12 L 144 30 L 158 40 L 158 58 Z", BODY)
+    )
+    body.append(_rect(131, 16, 10, 10, GLASS, 1))
+    body.extend([_wheel(108, 62, 5), _wheel(128, 62, 5), _wheel(148, 62, 5)])
+    return body
+
+
+def _unknown() -> list[str]:
+    return [
+        _rect(56, 16, 48, 44, "#e7eaee", 3),
+        _label(80, 46, "?", size=26, anchor="middle", fill=MUTED),
+    ]
+
+
+DRAWINGS = {
+    "moped": _moped,
+    "motorcycle": _motorcycle,
+    "compact car": _compact,
+    "sedan": _sedan,
+    "work van": _work_van,
+    "semi": _semi,
+    "freight train": _freight_train,
+}
+
+
+def vehicle_name(form_factor: str) -> str:
+    """`nvl8_server` -> "semi"; a form factor we do not know -> "unknown vehicle"."""
+    return VEHICLES.get(form_factor, "unknown vehicle")
+
+
+def vehicle_svg(form_factor: str, *, label: str) -> str:
+    """A small drawing of the vehicle a quoted system is: a DGX B200 is a semi, an NVL72 a train.
+
+    The drawing sits on the left of the report's "what was quoted" table, so a reader sees at a
+    glance that they were quoted a freight train for a school-bus load.
+    """
+    vehicle = vehicle_name(form_factor)
+    drawing = DRAWINGS.get(vehicle, _unknown)()
+    body = [
+        f'<g class="vehicle" data-vehicle="{_text(vehicle)}">',
+        *drawing,
+        "</g>",
+        _label(80, 88, label, size=11, anchor="middle", weight="bold", css_class="label"),
+    ]
+    return _svg(width=160, height=94, title=f"{label} ({vehicle})", body=body, kind="vehicle")

@@ -1,0 +1,67 @@
+"""The review as HTML and as PDF: typed context -> template -> WeasyPrint behind our fetcher.
+
+`report_pdf_bytes(report)` renders in this process (the CLI's `--pdf OUT.pdf` and the tests);
+the background task renders the same HTML in a limited child process (`sandbox.py`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from apps.review.schemas import ReviewReport
+
+from .context import PageSize, ReportContext, report_context_build
+from .pdf import pdf_from_html
+
+
+def report_static_root() -> Path:
+    """Where `asset:` URLs are served from: the project's `static/` directory."""
+    configured = getattr(settings, "REPORT_STATIC_ROOT", None)
+    return Path(configured) if configured else Path(settings.BASE_DIR) / "static"
+
+
+def report_html_from_context(context: ReportContext) -> str:
+    return render_to_string("reports/report.html", {"ctx": context})
+
+
+def report_html(
+    report: ReviewReport,
+    *,
+    generated_on: dt.date | None = None,
+    page_size: PageSize = "A4",
+    organisation: str = "",
+    quote_date: str = "",
+) -> str:
+    """The report's HTML; every piece of quote text in it is escaped by the template."""
+    context = report_context_build(
+        report=report,
+        generated_on=generated_on or timezone.localdate(),
+        page_size=page_size,
+        organisation=organisation,
+        quote_date=quote_date,
+    )
+    return report_html_from_context(context)
+
+
+def report_pdf_bytes(
+    report: ReviewReport,
+    *,
+    page_size: PageSize = "A4",
+    generated_on: dt.date | None = None,
+    organisation: str = "",
+    quote_date: str = "",
+) -> bytes:
+    """The customer PDF for `report`, rendered here and now (starts with `%PDF`)."""
+    html = report_html(
+        report,
+        generated_on=generated_on,
+        page_size=page_size,
+        organisation=organisation,
+        quote_date=quote_date,
+    )
+    return pdf_from_html(html, static_root=report_static_root())

@@ -1,0 +1,165 @@
+"""Asking for a review's PDF and rendering it: one `ReportFile` per (review, version).
+
+`report_request` is what the "Make the PDF" button calls: it creates or re-queues the row and
+enqueues `report_render_task` after the transaction commits. `report_render` is the task's body:
+it claims the row, renders in the sandboxed child, stores `reports/review-<uuid>-v<n>.pdf`
+(overwriting a half-written file of a crashed run, never adding a second one) and records DONE,
+or FAILED with the reason ("report too large").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from apps.review.models import Review
+from apps.review.schemas import ReviewReport
+
+from .context import PageSize
+from .models import ReportFile, ReportStatus
+from .render import report_html, report_static_root
+from .sandbox import (
+    DEFAULT_MEMORY_BYTES,
+    DEFAULT_TIMEOUT_S,
+    ReportRenderError,
+    pdf_render_sandboxed,
+)
+
+logger = logging.getLogger("rightsize.reports")
+
+# A RUNNING row older than this belongs to a worker that died: queue it again.
+STALE_AFTER = dt.timedelta(minutes=10)
+
+
+def report_storage_name(*, review: Review, version: int) -> str:
+    """`reports/review-<uuid>-v3.pdf`: one name per review version, so a re-run overwrites."""
+    return f"reports/review-{review.uuid}-v{version}.pdf"
+
+
+def report_file_current(*, review: Review) -> ReportFile | None:
+    """The PDF row for the review's current version, if anyone asked for it."""
+    return ReportFile.objects.filter(review=review, review_version=review.version).first()
+
+
+def review_report_html(*, review: Review, page_size: PageSize) -> str:
+    """The stored review as report HTML: the same `ReviewReport` the page and the JSON show."""
+    report = ReviewReport.model_validate(review.report)
+    return report_html(
+        report,
+        generated_on=timezone.localdate(review.updated_at),
+        page_size=page_size,
+        organisation=review.organisation.name,
+        quote_date=review.quote.quote_date,
+    )
+
+
+def report_request(
+    *, review: Review, user: AbstractBaseUser | None, page_size: PageSize = "A4"
+) -> ReportFile:
+    """Queue the PDF of the review's current version unless it is ready or on its way.
+
+    A DONE file in the same page size is returned as is, so is one already queued or rendering;
+    a FAILED one, a different page size, or a queued or running one whose worker went quiet for
+    10 minutes (killed mid-render) is queued again.
+    """
+    with transaction.atomic():
+        report_file = _row_for_update(review=review, user=user, page_size=page_size)
+        stale = (
+            report_file.is_pending
+            and report_file.task_id != ""
+            and timezone.now() - (report_file.started_at or report_file.updated_at) > STALE_AFTER
+        )
+        if report_file.status == ReportStatus.DONE and report_file.page_size == page_size:
+            return report_file
+        if report_file.is_pending and report_file.task_id and not stale:
+            return report_file
+        report_file.status = ReportStatus.QUEUED
+        report_file.page_size = page_size
+        report_file.error = "worker stopped; queued again" if stale else ""
+        report_file.requested_by = user if user and user.is_authenticated else None
+        report_file.started_at = report_file.finished_at = None
+        report_file.task_id = ""
+        report_file.save()
+        file_id = report_file.pk
+        transaction.on_commit(lambda: report_enqueue(report_file_id=file_id))
+    return report_file
+
+
+def _row_for_update(
+    *, review: Review, user: AbstractBaseUser | None, page_size: PageSize
+) -> ReportFile:
+    rows = ReportFile.objects.select_for_update()
+    found = rows.filter(review=review, review_version=review.version).first()
+    if found is not None:
+        return found
+    try:
+        with transaction.atomic():
+            return ReportFile.objects.create(
+                review=review,
+                review_version=review.version,
+                page_size=page_size,
+                status=ReportStatus.QUEUED,  # no task_id yet: the caller enqueues it
+                requested_by=user if user and user.is_authenticated else None,
+            )
+    except IntegrityError:  # a second click won the race: use its row
+        return rows.get(review=review, review_version=review.version)
+
+
+def report_enqueue(*, report_file_id: int) -> None:
+    from .tasks import report_render_task
+
+    result = report_render_task.enqueue(report_file_id)
+    ReportFile.objects.filter(pk=report_file_id, task_id="").update(task_id=result.id)
+
+
+def report_render(*, report_file_id: int) -> ReportFile:
+    """The task's body: claim the queued row, render it in the child process, store it."""
+    with transaction.atomic():
+        report_file = (
+            ReportFile.objects.select_for_update()
+            .select_related("review__organisation", "review__quote")
+            .get(pk=report_file_id)
+        )
+        if report_file.status != ReportStatus.QUEUED:
+            return report_file  # a duplicate delivery: someone else has it, or it is finished
+        report_file.status = ReportStatus.RUNNING
+        report_file.started_at = timezone.now()
+        report_file.save(update_fields=["status", "started_at", "updated_at"])
+    review = report_file.review
+    if review.version != report_file.review_version:
+        return _finish(report_file, error="the review changed before the PDF was made; ask again")
+    try:
+        html = review_report_html(review=review, page_size=report_file.page_size)
+        pdf = pdf_render_sandboxed(
+            html,
+            static_root=report_static_root(),
+            timeout_s=getattr(settings, "REPORT_RENDER_TIMEOUT_S", DEFAULT_TIMEOUT_S),
+            memory_bytes=getattr(settings, "REPORT_RENDER_MEMORY_BYTES", DEFAULT_MEMORY_BYTES),
+        )
+    except ReportRenderError as exc:
+        logger.warning("PDF for review %s v%s failed: %s", review.uuid, review.version, exc)
+        return _finish(report_file, error=str(exc))
+    name = report_storage_name(review=review, version=report_file.review_version)
+    if default_storage.exists(name):
+        default_storage.delete(name)  # a crashed run's file: same name, replaced, not duplicated
+    stored = default_storage.save(name, ContentFile(pdf))
+    return _finish(report_file, storage_name=stored, size_bytes=len(pdf))
+
+
+def _finish(
+    report_file: ReportFile, *, error: str = "", storage_name: str = "", size_bytes: int = 0
+) -> ReportFile:
+    report_file.status = ReportStatus.FAILED if error else ReportStatus.DONE
+    report_file.error = error
+    report_file.storage_name = storage_name
+    report_file.size_bytes = size_bytes or None
+    report_file.finished_at = timezone.now()
+    report_file.save()
+    return report_file

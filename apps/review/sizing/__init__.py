@@ -1,0 +1,10 @@
+"""Sizing: the arithmetic behind every number a review shows, as small pure functions.
+
+- `memory`: job memory (weights, KV cache, training state, LoRA/QLoRA, activations).
+- `throughput`: the bandwidth bound and the roofline estimate of users served at a speed.
+- `facility`: systems per rack, racks, rack kW, floor load, office circuits.
+- `fp64`: the FP64 a fleet brings to a science job.
+- `vehicle`: a quoted system joined to its catalog engine.
+
+The recommendation engine reuses these to size a candidate the same way a quote is checked.
+"""

@@ -1,0 +1,149 @@
+"""The Finance workflow: an explicit transition table and one decision service.
+
+Two Finance reviewers looking at the same flagged quote both press a button: the first one
+wins, the second sees "quote changed". That is a version column checked twice: under
+`select_for_update` (PostgreSQL row lock; on SQLite the IMMEDIATE transaction takes the write
+lock) and again in the conditional `UPDATE ... WHERE version = expected_version`, so the rule
+holds whichever database runs it. The audit row is written in the same transaction: no
+decision without its audit row, no audit row without its decision.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from apps.sites.access import role_of
+from apps.sites.models import Role
+
+from .models import AuditEvent, Review, ReviewStatus
+from .services import ReviewChanged
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+__all__ = [
+    "ACTION_ROLES",
+    "TRANSITIONS",
+    "Action",
+    "ReasonRequired",
+    "ReviewChanged",
+    "actions_for",
+    "review_decide",
+]
+
+
+class Action(StrEnum):
+    APPROVE = "approve"
+    REJECT = "reject"
+    REQUEST_CHANGES = "request_changes"
+    RESUBMIT = "resubmit"
+
+    @property
+    def label(self) -> str:
+        return ACTION_LABELS[self]
+
+
+ACTION_LABELS = {
+    Action.APPROVE: "Approve",
+    Action.REJECT: "Reject",
+    Action.REQUEST_CHANGES: "Request changes",
+    Action.RESUBMIT: "Resubmit",
+}
+
+S = ReviewStatus
+TRANSITIONS: dict[tuple[ReviewStatus, Action], ReviewStatus] = {
+    (S.PENDING, Action.APPROVE): S.APPROVED,
+    (S.PENDING, Action.REJECT): S.REJECTED,
+    (S.PENDING, Action.REQUEST_CHANGES): S.CHANGES_REQUESTED,
+    (S.CHANGES_REQUESTED, Action.RESUBMIT): S.PENDING,
+}
+"""Everything not listed is refused: a CLEAR review never needs Finance, a decided one is
+final until a re-run or revision changes a finding (see services.status_for_new_report)."""
+
+ACTION_ROLES: dict[Action, frozenset[Role]] = {
+    Action.APPROVE: frozenset({Role.FINANCE, Role.ADMIN}),
+    Action.REJECT: frozenset({Role.FINANCE, Role.ADMIN}),
+    Action.REQUEST_CHANGES: frozenset({Role.FINANCE, Role.ADMIN}),
+    Action.RESUBMIT: frozenset({Role.ACCOUNT_TEAM, Role.ADMIN}),
+}
+
+
+class ReasonRequired(ValueError):
+    """Every decision carries a comment: the audit log says why, not only who."""
+
+
+def actions_for(*, status: str, role: Role | None) -> list[Action]:
+    """The buttons to show: allowed from this status and for this role."""
+    return [
+        action
+        for (from_status, action) in TRANSITIONS
+        if from_status == status and role in ACTION_ROLES[action]
+    ]
+
+
+def review_decide(
+    *, review_id: int, expected_version: int, action: str, reason: str, actor: User
+) -> Review:
+    """Apply one Finance (or resubmit) action, or raise.
+
+    Raises PermissionDenied when the actor's role may not take the action, ReasonRequired for
+    a blank comment, ReviewChanged when the review moved past `expected_version`, the quote
+    was revised, or the action is not allowed from the current status.
+    """
+    try:
+        action = Action(action)
+    except ValueError as exc:
+        raise ReviewChanged(f"Unknown action {action!r}.") from exc
+    role = role_of(actor)
+    if role not in ACTION_ROLES[action]:
+        raise PermissionDenied(f"{action.label} is not open to your role.")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ReasonRequired("A comment is required for every decision.")
+
+    with transaction.atomic():
+        review = (
+            Review.objects.select_for_update(of=("self",))
+            .select_related("quote__source_file")
+            .get(pk=review_id)
+        )
+        if review.version != expected_version:
+            raise ReviewChanged("Quote changed: someone else decided first.")
+        if _is_superseded(review):
+            raise ReviewChanged("Quote changed: a revised quote replaced this one.")
+        to_status = TRANSITIONS.get((ReviewStatus(review.status), action))
+        if to_status is None:
+            raise ReviewChanged(f"Quote changed: it is {review.get_status_display().lower()}.")
+        updated = Review.objects.filter(
+            pk=review_id, version=expected_version, status=review.status
+        ).update(status=to_status, version=F("version") + 1, updated_at=timezone.now())
+        if updated != 1:
+            raise ReviewChanged("Quote changed: someone else decided first.")
+        AuditEvent.objects.create(
+            review=review,
+            actor=actor,
+            role=role.value,
+            action=action.value,
+            reason=reason,
+            from_status=review.status,
+            to_status=to_status,
+            version=review.quote.version,
+            file_sha256=review.quote.source_file.sha256,
+        )
+    review.refresh_from_db()
+    return review
+
+
+def _is_superseded(review: Review) -> bool:
+    """A revised quote that was reviewed is decided on its new review, not this one.
+
+    A revision the parser rejected has no review and supersedes nothing: Finance still
+    decides the last readable version.
+    """
+    return Review.objects.filter(quote__previous_id=review.quote_id).exists()

@@ -1,0 +1,1 @@
+"""`make bench`: speed, memory and load figures for Rightsize (see bench/README.md)."""

@@ -1,0 +1,350 @@
+"""Load on the pages: gunicorn on 127.0.0.1, Finance reviewers clicking through their day.
+
+The server is what production runs: `gunicorn config.wsgi` with WORKERS sync workers,
+production settings (bench.settings), PostgreSQL when it answers (else SQLite), persistent
+database connections off (CONN_MAX_AGE unset, the settings' default). It listens on a free
+port on 127.0.0.1 only and is stopped in a `finally`, whatever happens.
+
+The load is a small threaded client of our own (not locust: its gevent monkey-patching does
+not mix with the rest of the benchmark in one process, and we want exact percentiles, not
+locust's rounded buckets). Each virtual user is one browser tab of one of twenty Finance
+reviewers, logged in through the login form (CSRF token, session cookie). It loops: think
+0.5–1.5 s (uniform, fixed before measuring), then one of four requests, equally likely:
+- the review page        GET /reviews/<uuid>/
+- its htmx partial       GET /reviews/<uuid>/            with HX-Request: true
+- the Finance queue      GET /reviews/queue/
+- approve                POST /reviews/<uuid>/approve/   (htmx, from the queue row)
+Every approve decides a different review of the backlog (load_setup), so a 409 is an error.
+An error is any status but 200, a timeout (10 s) or a broken connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from bench.common import ROOT, VAR, bench_env, percentile
+
+HOST = "127.0.0.1"
+WORKERS = 3
+LEVELS = (10, 50, 100)
+LEVEL_S = 15.0
+RAMP = (200, 300, 400)
+RAMP_S = 10.0
+THINK_S = (0.5, 1.5)
+TIMEOUT_S = 10.0
+SATURATION_P95_MS = 1000.0
+ENDPOINTS = ("review_page", "review_partial", "queue", "approve")
+PIDFILE = VAR / "gunicorn.pid"
+
+
+@dataclass
+class Browser:
+    """One logged-in person: the two cookies Django needs."""
+
+    username: str
+    cookies: dict[str, str] = field(default_factory=dict)
+
+    def cookie_header(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+
+    def remember(self, response: http.client.HTTPResponse) -> None:
+        for header in response.headers.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            self.cookies[name.strip()] = rest.split(";", 1)[0]
+
+
+def _call(
+    conn: http.client.HTTPConnection,
+    method: str,
+    path: str,
+    *,
+    browser: Browser | None = None,
+    headers: dict[str, str] | None = None,
+    body: str | None = None,
+) -> tuple[int, bytes, http.client.HTTPResponse]:
+    sent = dict(headers or {})
+    if browser is not None and browser.cookies:
+        sent["Cookie"] = browser.cookie_header()
+    if body is not None:
+        sent["Content-Type"] = "application/x-www-form-urlencoded"
+    conn.request(method, path, body=body, headers=sent)
+    response = conn.getresponse()
+    data = response.read()
+    if browser is not None:
+        browser.remember(response)
+    return response.status, data, response
+
+
+def login(port: int, username: str, password: str) -> Browser:
+    """The login form, as a browser fills it: GET for the CSRF token, POST, follow nothing."""
+    browser = Browser(username)
+    conn = http.client.HTTPConnection(HOST, port, timeout=30)
+    try:
+        status, page, _ = _call(conn, "GET", "/login/", browser=browser)
+        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        if status != 200 or token is None:
+            raise RuntimeError(f"login page answered {status}")
+        form = {
+            "csrfmiddlewaretoken": token.group(1).decode(),
+            "username": username,
+            "password": password,
+            "next": "/",
+        }
+        status, _, _ = _call(conn, "POST", "/login/", browser=browser, body=urlencode(form))
+        if status != 302 or "sessionid" not in browser.cookies:
+            raise RuntimeError(f"login as {username} answered {status}")
+    finally:
+        conn.close()
+    return browser
+
+
+@dataclass
+class Sample:
+    endpoint: str
+    ms: float
+    ok: bool
+
+
+class Load:
+    """Virtual users against a running server; one `level` at a time."""
+
+    def __init__(self, port: int, browsers: list[Browser], targets: dict[str, Any]) -> None:
+        self.port = port
+        self.browsers = browsers
+        self.pages: list[str] = targets["review_pages"]
+        self.backlog: deque[str] = deque(targets["backlog"])
+        self.backlog_lock = threading.Lock()
+        self.backlog_exhausted = 0
+
+    def _next_backlog(self) -> str | None:
+        with self.backlog_lock:
+            if self.backlog:
+                return self.backlog.popleft()
+            self.backlog_exhausted += 1
+            return None
+
+    def _one(self, conn: http.client.HTTPConnection, browser: Browser, rng: random.Random) -> Sample:
+        endpoint = rng.choice(ENDPOINTS)
+        headers: dict[str, str] = {}
+        body = None
+        method = "GET"
+        if endpoint == "approve" and (target := self._next_backlog()) is not None:
+            method, path = "POST", f"/reviews/{target}/approve/"
+            body = urlencode({"version": "1", "reason": "Within budget (bench)."})
+            headers = {
+                "HX-Request": "true",
+                "HX-Target": f"row-{target}",
+                "X-CSRFToken": browser.cookies.get("csrftoken", ""),
+                "Referer": f"http://{HOST}:{self.port}/reviews/queue/",
+            }
+        elif endpoint in ("review_page", "review_partial"):
+            path = f"/reviews/{rng.choice(self.pages)}/"
+            if endpoint == "review_partial":
+                headers = {"HX-Request": "true", "HX-Target": "results"}
+        else:
+            endpoint, path = "queue", "/reviews/queue/"
+        started = time.perf_counter()
+        try:
+            status, _, _ = _call(conn, method, path, browser=browser, headers=headers, body=body)
+            ok = status == 200
+        except (OSError, http.client.HTTPException):
+            conn.close()
+            ok = False
+        return Sample(endpoint, (time.perf_counter() - started) * 1000, ok)
+
+    def level(self, users: int, seconds: float) -> dict[str, Any]:
+        """`users` virtual users for `seconds`; requests started in the window are counted."""
+        samples: list[Sample] = []
+        lock = threading.Lock()
+        started = time.perf_counter()
+        stop_at = started + seconds
+
+        def user(n: int) -> None:
+            rng = random.Random(n * 7919 + users)
+            browser = self.browsers[n % len(self.browsers)]
+            conn = http.client.HTTPConnection(HOST, self.port, timeout=TIMEOUT_S)
+            mine: list[Sample] = []
+            time.sleep(rng.uniform(0, THINK_S[1]))  # users arrive spread over 1.5 s
+            while time.perf_counter() < stop_at:
+                mine.append(self._one(conn, browser, rng))
+                time.sleep(rng.uniform(*THINK_S))
+            conn.close()
+            with lock:
+                samples.extend(mine)
+
+        threads = [threading.Thread(target=user, args=(n,), daemon=True) for n in range(users)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=seconds + TIMEOUT_S + 5)
+        elapsed = time.perf_counter() - started
+        return level_stats(samples, elapsed, users)
+
+
+def level_stats(samples: list[Sample], elapsed_s: float, users: int) -> dict[str, Any]:
+    """p50/p95/p99 over every request of the level, rps = completed requests ÷ elapsed."""
+    times = [s.ms for s in samples]
+    stats: dict[str, Any] = {
+        "users": users,
+        "requests": len(samples),
+        "rps": round(len(samples) / elapsed_s, 1) if elapsed_s else 0.0,
+        "p50_ms": round(percentile(times, 0.50), 1),
+        "p95_ms": round(percentile(times, 0.95), 1),
+        "p99_ms": round(percentile(times, 0.99), 1),
+        "errors": sum(1 for s in samples if not s.ok),
+        "by_endpoint": {},
+    }
+    for endpoint in ENDPOINTS:
+        mine = [s for s in samples if s.endpoint == endpoint]
+        if mine:
+            stats["by_endpoint"][endpoint] = {
+                "requests": len(mine),
+                "p50_ms": round(percentile([s.ms for s in mine], 0.50), 1),
+                "p95_ms": round(percentile([s.ms for s in mine], 0.95), 1),
+                "errors": sum(1 for s in mine if not s.ok),
+            }
+    return stats
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def server_start(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """gunicorn in its own process group, its pid in var/bench/gunicorn.pid for the cleanup."""
+    log = open(VAR / "gunicorn.log", "ab")  # noqa: SIM115 - closed with the process
+    server = subprocess.Popen(
+        [
+            str(ROOT / ".venv" / "bin" / "gunicorn"),
+            "config.wsgi:application",
+            "--workers",
+            str(WORKERS),
+            "--bind",
+            f"{HOST}:{port}",
+            "--timeout",
+            "60",
+            "--pid",
+            str(PIDFILE),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"gunicorn exited {server.returncode}: see var/bench/gunicorn.log")
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            conn = http.client.HTTPConnection(HOST, port, timeout=2)
+            status, _, _ = _call(conn, "GET", "/login/")
+            conn.close()
+            if status == 200:
+                return server
+        time.sleep(0.3)
+    raise RuntimeError("gunicorn did not answer /login/ within 30 s")
+
+
+def server_stop(server: subprocess.Popen[bytes] | None) -> None:
+    """TERM the gunicorn master we started (by its id), then KILL its group if it lingers."""
+    pid = server.pid if server is not None else None
+    if pid is None and PIDFILE.exists():
+        with contextlib.suppress(ValueError, OSError):
+            pid = int(PIDFILE.read_text().strip())
+    if pid is None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    if server is not None:
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+            server.wait(timeout=5)
+    PIDFILE.unlink(missing_ok=True)
+
+
+def saturation(ramp: list[dict[str, Any]]) -> dict[str, Any]:
+    """The first level whose p95 passes 1 s: its users and rps; else the best rps seen."""
+    for stats in ramp:
+        if stats["p95_ms"] > SATURATION_P95_MS:
+            return {"reached": True, "users": stats["users"], "rps": stats["rps"]}
+    best = max(ramp, key=lambda s: s["rps"]) if ramp else {"users": None, "rps": None}
+    return {"reached": False, "users": best["users"], "rps": best["rps"]}
+
+
+def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, Any]:
+    """Prepare the database, start gunicorn, log in, run the levels and the ramp, stop."""
+    from bench.common import child_run
+
+    env = bench_env(DATABASE_URL=database_url)
+    prepared = child_run("load_setup", str(backlog), timeout_s=240, env=env)
+    if "error" in prepared:
+        return {"error": prepared["error"]}
+    collected = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+    if collected.returncode != 0:
+        return {"error": "collectstatic failed: " + collected.stderr.decode()[-300:]}
+    targets = json.loads((VAR / "targets.json").read_text())
+    port = free_port()
+    server = None
+    try:
+        server = server_start(port, env)
+        started = time.perf_counter()
+        people = targets["people"]
+        browsers = [login(port, name, targets["password"]) for name in people[:10]]
+        browsers += [login(port, name, targets["password"]) for name in people[10:]]
+        login_s = time.perf_counter() - started
+        load = Load(port, browsers, targets)
+        load.level(10, 3.0)  # warm-up: each worker loads the catalog, templates, fonts
+        levels = {}
+        for users in LEVELS:
+            if time.monotonic() + LEVEL_S + 15 > deadline:
+                break
+            levels[users] = load.level(users, LEVEL_S)
+        ramp = []
+        for users in RAMP:
+            if time.monotonic() + RAMP_S + 15 > deadline:
+                break
+            stats = load.level(users, RAMP_S)
+            ramp.append(stats)
+            if stats["p95_ms"] > SATURATION_P95_MS:
+                break
+        return {
+            "setup": prepared,
+            "workers": WORKERS,
+            "port": port,
+            "logins": len(browsers),
+            "login_s": round(login_s, 1),
+            "levels": levels,
+            "ramp": ramp,
+            "saturation": saturation([*levels.values(), *ramp]),
+            "backlog_left": len(load.backlog),
+            "backlog_exhausted": load.backlog_exhausted,
+        }
+    finally:
+        server_stop(server)

@@ -1,0 +1,257 @@
+"""`make bench`: every figure of issue 8, a PASS/FAIL beside each goal, bench/results.json.
+
+Bounded to 10 minutes (each piece gets what is left, minus what the pieces after it need),
+touches only 127.0.0.1, and never fails the build: the exit status is 0 whatever the figures.
+How to read the figures: bench/README.md.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+# `python bench/run.py` puts bench/ first on sys.path; the project root must come first.
+sys.path[:] = [str(ROOT), *(p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench")]
+
+from bench.common import child_run, machine_info, pg_database, versions  # noqa: E402
+
+BUDGET_S = 600.0
+RESULTS = ROOT / "bench" / "results.json"
+BACKLOG = 2000
+CONTENTION_PAIRS = 1000
+
+
+class Clock:
+    """The 10-minute budget: how long a piece may take, leaving `reserve` for the rest."""
+
+    def __init__(self, budget_s: float) -> None:
+        self.end = time.monotonic() + budget_s
+
+    def allow(self, cap_s: float, reserve_s: float = 0.0) -> float:
+        return max(0.0, min(cap_s, self.end - time.monotonic() - reserve_s))
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _piece(name: str, work: Callable[[], dict[str, Any]], notes: list[str]) -> dict[str, Any]:
+    _say(f"bench: {name} ...")
+    started = time.monotonic()
+    try:
+        result = work()
+    except Exception as exc:  # noqa: BLE001 - a broken piece is a note, never a failed build
+        result = {"error": f"{type(exc).__name__}: {exc}"}
+    if "error" in result:
+        notes.append(f"{name}: {result['error']}")
+    _say(f"bench: {name} done in {time.monotonic() - started:.1f} s")
+    return result
+
+
+def _child(piece: str, *args: str, clock: Clock, cap_s: float, reserve_s: float) -> Any:
+    def work() -> dict[str, Any]:
+        allowed = clock.allow(cap_s, reserve_s)
+        if allowed < 5:
+            return {"error": "skipped: the 10-minute budget ran out"}
+        return child_run(piece, *args, timeout_s=allowed)
+
+    return work
+
+
+def _load(clock: Clock) -> dict[str, Any]:
+    from bench.load import load_run
+
+    if clock.allow(600, 120) < 90:
+        return {"error": "skipped: the 10-minute budget ran out"}
+    url = pg_database("bench_http", create=True)
+    database = "postgresql" if url else "sqlite"
+    if url is None:
+        sqlite = ROOT / "var" / "bench" / "http.sqlite3"
+        for path in sqlite.parent.glob("http.sqlite3*"):
+            path.unlink()
+        url = f"sqlite:///{sqlite}"
+    try:
+        result = load_run(
+            database_url=url, deadline=time.monotonic() + clock.allow(600, 120), backlog=BACKLOG
+        )
+    finally:
+        if database == "postgresql":
+            pg_database("bench_http", create=False)
+    result["database"] = database
+    return result
+
+
+def _contention(clock: Clock) -> dict[str, Any]:
+    url = pg_database("bench_contention", create=True)
+    if url is None:
+        return {"skipped": "PostgreSQL is not reachable on 127.0.0.1:5432"}
+    try:
+        from bench.common import bench_env
+
+        allowed = clock.allow(300)
+        if allowed < 30:
+            return {"error": "skipped: the 10-minute budget ran out"}
+        return child_run(
+            "contention",
+            str(CONTENTION_PAIRS),
+            timeout_s=allowed,
+            env=bench_env(DATABASE_URL=url),
+        )
+    finally:
+        pg_database("bench_contention", create=False)
+
+
+def bench_all() -> dict[str, Any]:
+    clock = Clock(BUDGET_S)
+    notes: list[str] = []
+    details: dict[str, Any] = {}
+    details["quotes"] = _piece(
+        "quotes", _child("quotes", clock=clock, cap_s=60, reserve_s=400), notes
+    )
+    details["engine"] = _piece(
+        "engine", _child("engine", clock=clock, cap_s=60, reserve_s=380), notes
+    )
+    for kind in ("csv", "xlsx", "readers"):
+        details[f"parse_{kind}"] = _piece(
+            f"parse {kind}", _child("parsing", kind, clock=clock, cap_s=90, reserve_s=330), notes
+        )
+    details["pdf_1"] = _piece(
+        "pdf, one-line quote", _child("pdf", "1", clock=clock, cap_s=90, reserve_s=300), notes
+    )
+    details["pdf_500"] = _piece(
+        "pdf, 500-line quote", _child("pdf", "500", clock=clock, cap_s=120, reserve_s=250), notes
+    )
+    details["http"] = _piece("http load", lambda: _load(clock), notes)
+    details["contention"] = _piece("contention", lambda: _contention(clock), notes)
+    if "skipped" in details["contention"]:
+        notes.append(f"contention: {details['contention']['skipped']}")
+    return {"details": details, "notes": notes}
+
+
+def _get(data: dict[str, Any], *path: Any) -> Any:
+    for key in path:
+        if not isinstance(data, dict) or key not in data:
+            return None
+        data = data[key]
+    return data
+
+
+def figures_from(details: dict[str, Any]) -> dict[str, Any]:
+    """The flat keys issue 8 names, from the pieces' detailed answers."""
+    http = details.get("http", {})
+    figures: dict[str, Any] = {
+        "engine_100_lines_p50_ms": _get(details, "engine", "100", "p50_ms"),
+        "engine_1000_lines_p50_ms": _get(details, "engine", "1000", "p50_ms"),
+        "parse_10k_csv_s": _get(details, "parse_csv", "s"),
+        "parse_10k_csv_rss_mb": _get(details, "parse_csv", "peak_rss_mb"),
+        "parse_10k_xlsx_s": _get(details, "parse_xlsx", "s"),
+        "parse_10k_xlsx_rss_mb": _get(details, "parse_xlsx", "peak_rss_mb"),
+        "xlsx_reader_speedup": _get(details, "parse_readers", "speedup"),
+        "pdf_1_page_s": _get(details, "pdf_1", "sandboxed_s"),
+        "pdf_1_page_in_process_s": _get(details, "pdf_1", "in_process_warm_s"),
+        "pdf_500_lines_s": _get(details, "pdf_500", "sandboxed_s"),
+        "pdf_500_lines_rss_mb": _get(details, "pdf_500", "sandbox_peak_rss_mb"),
+    }
+    for users in (10, 50, 100):
+        level = _get(http, "levels", str(users)) or _get(http, "levels", users) or {}
+        figures[f"http_p50_ms_{users}_users"] = level.get("p50_ms")
+        figures[f"http_p95_ms_{users}_users"] = level.get("p95_ms")
+        figures[f"http_p99_ms_{users}_users"] = level.get("p99_ms")
+        figures[f"http_rps_{users}_users"] = level.get("rps")
+        figures[f"http_errors_{users}_users"] = level.get("errors")
+    figures["http_saturation_users"] = _get(http, "saturation", "users")
+    figures["http_saturation_rps"] = _get(http, "saturation", "rps")
+    figures["http_saturation_reached"] = _get(http, "saturation", "reached")
+    figures["lost_updates"] = _get(details, "contention", "lost_updates")
+    figures["audit_rows_per_decision"] = _get(details, "contention", "audit_rows_per_decision")
+    return figures
+
+
+#: (figure, comparison, limit, how the goal reads)
+GOALS = (
+    ("engine_100_lines_p50_ms", "<=", 5.0, "<= 5 ms"),
+    ("parse_10k_xlsx_s", "<=", 2.0, "<= 2 s"),
+    ("parse_10k_xlsx_rss_mb", "<=", 200.0, "<= 200 MiB"),
+    ("parse_10k_csv_s", "<=", 1.0, "<= 1 s"),
+    ("pdf_1_page_s", "<=", 1.5, "<= 1.5 s"),
+    ("http_p95_ms_50_users", "<=", 150.0, "<= 150 ms"),
+    ("http_p99_ms_50_users", "<=", 500.0, "<= 500 ms"),
+    ("http_errors_50_users", "==", 0, "= 0"),
+    ("lost_updates", "==", 0, "= 0"),
+    ("audit_rows_per_decision", "==", 1.0, "= 1"),
+)
+
+
+def goals_check(figures: dict[str, Any]) -> dict[str, str]:
+    """PASS or FAIL per goal; "NOT MEASURED" when the figure is missing."""
+    verdicts = {}
+    for key, op, limit, _ in GOALS:
+        value = figures.get(key)
+        if value is None:
+            verdicts[key] = "NOT MEASURED"
+        elif op == "<=":
+            verdicts[key] = "PASS" if value <= limit else "FAIL"
+        else:
+            verdicts[key] = "PASS" if value == limit else "FAIL"
+    return verdicts
+
+
+UNITS = {"_ms": "ms", "_s": "s", "_mb": "MiB", "_rps": "req/s", "speedup": "×"}
+
+
+def table(figures: dict[str, Any], verdicts: dict[str, str]) -> str:
+    goals = {key: text for key, _, _, text in GOALS}
+    rows = [("figure", "value", "goal", "")]
+    for key, value in figures.items():
+        unit = next((u for suffix, u in UNITS.items() if key.endswith(suffix)), "")
+        if key.startswith("http_rps"):
+            unit = "req/s"
+        shown = "not measured" if value is None else f"{value} {unit}".strip()
+        rows.append((key, shown, goals.get(key, ""), verdicts.get(key, "")))
+    widths = [max(len(str(row[i])) for row in rows) for i in range(4)]
+    lines = ["  ".join(str(cell).ljust(widths[i]) for i, cell in enumerate(row)) for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def main() -> int:
+    started = time.monotonic()
+    machine = machine_info()
+    run = bench_all()
+    figures = figures_from(run["details"])
+    verdicts = goals_check(figures)
+    results = {
+        **figures,
+        "goals": verdicts,
+        "machine": machine,
+        "versions": versions(),
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "duration_s": round(time.monotonic() - started, 1),
+        "notes": run["notes"],
+        "details": run["details"],
+    }
+    RESULTS.write_text(json.dumps(results, indent=2, default=str) + "\n")
+    print(table(figures, verdicts))
+    print(
+        f"\n{machine['cores']} cores, {machine['memory_gib']} GiB, {machine['cpu_model']}; "
+        f"load average at start {machine['load_average_at_start']}; "
+        f"{results['duration_s']} s in all."
+    )
+    for note in run["notes"]:
+        print(f"note: {note}")
+    print(f"written: {RESULTS.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception as exc:  # noqa: BLE001 - the benchmark never fails the build
+        print(f"bench: stopped early: {type(exc).__name__}: {exc}", file=sys.stderr)
+    sys.exit(0)

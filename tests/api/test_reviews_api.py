@@ -1,0 +1,199 @@
+"""The JSON API: POST /api/reviews and GET /api/reviews/{uuid}, scoping, errors, the schema."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from apps.quotes.models import Quote
+from apps.review import services
+from apps.review.models import Review, ReviewStatus
+from apps.review.schemas import ReviewReport
+from tests.review.factories import report_make, review_make
+
+pytestmark = pytest.mark.django_db
+
+QUOTE_CSV = (
+    b"Part Number,Description,Qty,Unit Price,Extended Price\n"
+    b'DGXB-G1440+P2CMI36,"NVIDIA DGX B200 1440GB, 8x B200 SXM",1,515000.00,515000.00\n'
+)
+WORKLOAD = {"name": "Full fine-tune", "kind": "fine_tuning", "memory_gb": 512}
+FACILITY = {"name": "Legacy room", "rack_power_kw": 2, "racks_available": 1}
+
+
+@pytest.fixture
+def engine(monkeypatch, catalog_db):  # noqa: ANN001, ANN201
+    """The engine's answer is canned here; the quote upload and storage are real."""
+    seen = {}
+
+    def review_run(*, quote, workload, facility):  # noqa: ANN001, ANN202
+        seen.update(quote=quote, workload=workload, facility=facility)
+        return report_make()
+
+    monkeypatch.setattr(services, "review_run", review_run)
+    return seen
+
+
+def _post(client: Client, **overrides: object):  # noqa: ANN202
+    data = {
+        "file": SimpleUploadedFile("dgx.csv", QUOTE_CSV, content_type="text/csv"),
+        "workload": json.dumps(WORKLOAD),
+        "facility": json.dumps(FACILITY),
+        "organisation": "acme",
+    }
+    data.update(overrides)
+    data = {k: v for k, v in data.items() if v is not None}
+    return client.post("/api/reviews", data)
+
+
+def test_post_creates_a_review_and_answers_the_contract_report(clients, engine, demo):
+    response = _post(clients["account_team"])
+    assert response.status_code == 201, response.content
+    body = response.json()
+    report = ReviewReport.model_validate(body)  # the CONTRACT.md shape, nothing renamed
+    assert report.verdict == "fail"
+    assert body["quote"]["total"] == "515000.00"  # money is a decimal string
+    review = Review.objects.get()
+    assert response["Location"] == f"/api/reviews/{review.uuid}"
+    assert (review.organisation, review.status) == (demo["acme"], ReviewStatus.PENDING)
+    assert engine["workload"].memory_gb == 512
+    assert engine["facility"].rack_power_kw == 2
+    assert Quote.objects.get().display_name == "dgx.csv"
+
+
+def test_post_accepts_preset_names(clients, engine):
+    response = _post(clients["admin"], workload="full-fine-tune", facility="legacy-room")
+    assert response.status_code == 201, response.content
+    assert engine["facility"].name == "Legacy room"
+
+
+def test_get_returns_the_stored_report(clients, demo):
+    users = {u.username: u for u in User.objects.all()}
+    review = review_make(organisation=demo["acme"], user=users["account"])
+    for who in ("customer", "account_team", "finance", "admin"):
+        response = clients[who].get(f"/api/reviews/{review.uuid}")
+        assert response.status_code == 200, who
+        assert response.json() == review.report
+
+
+def test_other_organisations_review_is_404(clients, demo):
+    users = {u.username: u for u in User.objects.all()}
+    review = review_make(organisation=demo["acme"], user=users["account"])
+    response = clients["other_customer"].get(f"/api/reviews/{review.uuid}")
+    assert response.status_code == 404
+    assert response.json() == {"error": "Not found."}
+    assert (
+        clients["customer"].get("/api/reviews/00000000-0000-0000-0000-000000000000").status_code
+        == 404
+    )
+
+
+def test_anonymous_gets_401(clients, demo):
+    users = {u.username: u for u in User.objects.all()}
+    review = review_make(organisation=demo["acme"], user=users["account"])
+    assert clients["anonymous"].get(f"/api/reviews/{review.uuid}").status_code == 401
+    assert _post(clients["anonymous"]).status_code == 401
+
+
+@pytest.mark.parametrize("who", ["customer", "other_customer", "finance"])
+def test_only_the_account_team_and_admins_may_post(clients, engine, who):
+    response = _post(clients[who])
+    assert response.status_code == 403
+    assert "error" in response.json()
+    assert not Quote.objects.exists() and not Review.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"file": None}, "file: Field required"),
+        ({"workload": "{not json"}, "workload: invalid JSON at line 1, column 2"),
+        ({"workload": json.dumps({"kind": "mining"})}, "workload: field 'kind'"),
+        ({"workload": json.dumps({"kind": "rag", "gpu": "B200"})}, "workload: field 'gpu'"),
+        ({"facility": "/etc/passwd"}, "facility: '/etc/passwd' is not JSON"),
+        ({"organisation": None}, "organisation: required"),
+        ({"organisation": "initech"}, "organisation: no organisation 'initech'"),
+        (
+            {"workload": json.dumps({"kind": "inference", "model": "Foo-7B"})},
+            "workload: field 'model': unknown model 'Foo-7B'",
+        ),
+    ],
+)
+def test_bad_input_is_400_with_one_error_line(clients, engine, overrides, message):
+    response = _post(clients["account_team"], **overrides)
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+    assert not Review.objects.exists()
+
+
+def test_unreadable_quote_names_the_file_row_and_column(clients, engine):
+    bad = b"Part Number,Description,Qty,Unit Price\nX1,Widget,-2,10.00\n"
+    response = _post(clients["account_team"], file=SimpleUploadedFile("bad.csv", bad))
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error.startswith("bad.csv")
+    assert "row" in error
+    assert not Review.objects.exists()
+
+
+def test_not_a_spreadsheet_is_400(clients, engine):
+    html = SimpleUploadedFile("quote.csv", b"<html><script>alert(1)</script></html>")
+    response = _post(clients["account_team"], file=html)
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("quote.csv")
+
+
+def test_post_without_csrf_token_is_403(demo, engine):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(User.objects.get(username="account"))
+    assert _post(client).status_code == 403
+    assert not Quote.objects.exists()
+    client.get("/")  # any page (base.html) hands out the token
+    token = client.cookies.get("csrftoken")
+    assert token is not None
+    response = client.post(
+        "/api/reviews",
+        {
+            "file": SimpleUploadedFile("dgx.csv", QUOTE_CSV),
+            "workload": json.dumps(WORKLOAD),
+            "facility": json.dumps(FACILITY),
+            "organisation": "acme",
+        },
+        headers={"X-CSRFToken": token.value},
+    )
+    assert response.status_code == 201, response.content
+
+
+def test_openapi_schema_describes_both_operations(clients):
+    response = clients["finance"].get("/api/openapi.json")
+    assert response.status_code == 200
+    schema = response.json()
+    assert set(schema["paths"]) == {"/api/reviews", "/api/reviews/{review_uuid}"}
+    post = schema["paths"]["/api/reviews"]["post"]
+    assert set(post["responses"]) == {"201", "400", "403", "413"}
+    assert "ReviewReport" in schema["components"]["schemas"]
+
+
+def test_docs_need_login_and_run_under_the_csp(clients):
+    assert clients["anonymous"].get("/api/docs").status_code == 302
+    response = clients["customer"].get("/api/docs")
+    assert response.status_code == 200
+    body = response.content.decode()
+    nonce = response["Content-Security-Policy"].split("'nonce-")[1].split("'")[0]
+    assert body.count(f'nonce="{nonce}"') == 2  # both Swagger scripts
+    assert "cdn" not in body.lower()
+    assert "/static/ninja/swagger-ui-bundle.js" in body
+
+
+def test_oversized_file_is_413_and_nothing_stored(clients, engine, settings):
+    settings.QUOTE_MAX_UPLOAD_BYTES = len(QUOTE_CSV) - 1  # one byte short of this quote
+    response = _post(clients["account_team"])
+    assert response.status_code == 413
+    assert response.json()["error"].startswith("dgx.csv:")
+    assert not Quote.objects.exists()
+    settings.QUOTE_MAX_UPLOAD_BYTES = len(QUOTE_CSV)  # exactly the limit is accepted
+    assert _post(clients["account_team"]).status_code == 201

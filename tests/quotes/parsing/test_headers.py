@@ -1,0 +1,142 @@
+"""Header-row detection by synonyms (EN/DE/FR/ES) and the letterhead metadata."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.quotes.parsing.headers import header_map, header_normalize, is_header
+from apps.quotes.parsing.metadata import date_normalize, metadata_read, vendor_known
+
+
+@pytest.mark.parametrize(
+    ("cells", "expected"),
+    [
+        (
+            ["Mfr Part #", "Item Description", "Quantity", "Unit Cost", "Ext. Cost"],
+            ["part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
+        (
+            ["Artikelnummer", "Beschreibung", "Menge", "Einzelpreis", "Gesamtpreis"],
+            ["part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
+        (
+            ["Référence", "Désignation", "Quantité", "Prix unitaire", "Montant"],
+            ["part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
+        (
+            ["Número de pieza", "Descripción", "Cantidad", "Precio unitario", "Importe"],
+            ["part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
+        (
+            ["SKU", "Description", "Anzahl", "Unit Price (EUR)", "Total"],
+            ["part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
+        (
+            ["Item", "Part Number", "Description", "Qty", "Unit Price", "Extended Price"],
+            [None, "part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
+    ],
+)
+def test_header_synonyms_in_four_languages(cells: list[str], expected: list[str | None]) -> None:
+    mapping = header_map(cells)
+    by_index = {index: field for field, index in mapping.items()}
+    assert [by_index.get(index) for index in range(len(cells))] == expected
+    assert is_header(mapping)
+
+
+def test_item_is_the_part_number_when_nothing_better_exists() -> None:
+    assert header_map(["Item", "Description", "Qty"])["part_number"] == 0
+
+
+def test_unit_net_price_beats_unit_list_price() -> None:
+    mapping = header_map(["Product #", "Description", "Unit List Price", "Unit Net Price"])
+    assert mapping["unit_price"] == 3
+
+
+def test_a_title_row_is_not_a_header() -> None:
+    assert not is_header(header_map(["Quote #: Q-1", "Date: 2025-03-01"]))
+    assert not is_header(header_map(["Qty", "Unit Price"]))  # no part or description
+
+
+@pytest.mark.parametrize(
+    ("text", "normalised"),
+    [
+        ("Mfr Part #", "mfr part"),
+        ("Désignation", "designation"),
+        ("Unit Price (EUR)", "unit price"),
+        ("Prix unitaire HT", "prix unitaire"),
+        ("Stückpreis", "stuckpreis"),
+    ],
+)
+def test_header_normalize(text: str, normalised: str) -> None:
+    assert header_normalize(text) == normalised
+
+
+def test_metadata_from_label_value_pairs_and_single_cells() -> None:
+    meta = metadata_read(
+        [
+            ["Dell Technologies"],
+            ["Quote #: 3000178224.1", ""],
+            ["Date", "03/14/2025"],
+            ["Currency", "eur"],
+        ]
+    )
+    assert meta == {
+        "vendor": "Dell",
+        "quote_number": "3000178224.1",
+        "quote_date": "03/14/2025",
+        "currency": "EUR",
+    }
+
+
+@pytest.mark.parametrize(
+    ("row", "field", "value"),
+    [
+        (["Angebotsnummer: 4711-2025"], "quote_number", "4711-2025"),
+        (["Devis n° D-2025-077"], "quote_number", "D-2025-077"),
+        (["Cotización: COT-2025-3310"], "quote_number", "COT-2025-3310"),
+        (["Quote Number Q-77"], "quote_number", "Q-77"),
+        (["Datum: 14.03.2025"], "quote_date", "14.03.2025"),
+        (["Supplier:", "Acme Systems GmbH"], "vendor", "Acme Systems GmbH"),
+        (["Moneda: EUR"], "currency", "EUR"),
+        (["Währung", "CHF"], "currency", "CHF"),
+    ],
+)
+def test_metadata_labels(row: list[str], field: str, value: str) -> None:
+    assert metadata_read([row])[field] == value
+
+
+def test_unknown_currency_label_value_is_dropped() -> None:
+    assert "currency" not in metadata_read([["Currency", "Bitcoin"]])
+
+
+@pytest.mark.parametrize(
+    ("text", "vendor"),
+    [
+        ("Hewlett Packard Enterprise", "HPE"),
+        ("Super Micro Computer, Inc.", "Supermicro"),
+        ("CDW quote for NVIDIA DGX Spark", "CDW"),  # the first name in the title
+        ("Acme Systems GmbH", None),
+        ("Dellwood Farms", None),  # whole words only
+    ],
+)
+def test_vendor_known(text: str, vendor: str | None) -> None:
+    assert vendor_known(text) == vendor
+
+
+@pytest.mark.parametrize(
+    ("text", "day_first", "iso"),
+    [
+        ("2025-03-01", False, "2025-03-01"),
+        ("2025-03-01T10:00:00", False, "2025-03-01"),
+        ("01.03.2025", False, "2025-03-01"),
+        ("4/28/2025", False, "2025-04-28"),
+        ("28/4/2025", False, "2025-04-28"),
+        ("03/04/2025", False, "2025-03-04"),  # US file: month first
+        ("03/04/2025", True, "2025-04-03"),  # European file: day first
+        ("31.02.2025", False, "31.02.2025"),  # not a date: kept as written
+        ("March 1, 2025", False, "March 1, 2025"),
+    ],
+)
+def test_date_normalize(text: str, day_first: bool, iso: str) -> None:
+    assert date_normalize(text, day_first=day_first) == iso

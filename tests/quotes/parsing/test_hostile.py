@@ -1,0 +1,134 @@
+"""Hostile uploads are refused with a specific message, quickly, and never crash
+(RELIABILITY 3, 5, 6, 8, 13)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from apps.quotes.parsing import QuoteParseError, parse_upload
+from apps.quotes.parsing.detect import type_detect
+from tests.fixtures import hostile
+
+
+@pytest.mark.parametrize(
+    ("build", "name", "message"),
+    [
+        (hostile.xlsx_declared_bomb, "q.xlsx", r"inflate to 51 MiB \(limit 50 MiB\)"),
+        (hostile.xlsx_ratio_bomb, "q.xlsx", r"inflates 1,\d{3}:1 \(limit 100:1\)"),
+        (hostile.xlsx_billion_laughs, "q.xlsx", "sharedStrings.xml contains an XML DTD"),
+        (hostile.xlsx_dtd_in_sheet, "q.xlsx", "sheet1.xml contains an XML DTD"),
+    ],
+)
+def test_zip_and_xml_bombs_are_refused_before_loading(build, name: str, message: str) -> None:
+    data = build()
+    started = time.perf_counter()
+    with pytest.raises(QuoteParseError, match=f"not a valid XLSX: .*{message}"):
+        parse_upload(data, name)
+    # Refused from the ZIP directory and one bounded pass: well under the 2 s goal.
+    assert time.perf_counter() - started < 2
+    # type_detect refuses them too, so a caller that stores only accepted files stores none.
+    with pytest.raises(QuoteParseError):
+        type_detect(data, file_name=name)
+
+
+@pytest.mark.parametrize("build", [hostile.xlsx_declared_bomb, hostile.xlsx_billion_laughs])
+def test_bombs_never_reach_the_workbook_reader(build, monkeypatch) -> None:
+    import python_calamine
+
+    def must_not_open(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("calamine opened a bomb")
+
+    monkeypatch.setattr(python_calamine.CalamineWorkbook, "from_filelike", must_not_open)
+    with pytest.raises(QuoteParseError, match="zip bomb|XML bomb"):
+        parse_upload(build(), "q.xlsx")
+
+
+def test_bomb_is_small_on_disk() -> None:
+    # The point of the fixture: a ~60 KB upload that would inflate to 51 MiB.
+    assert len(hostile.xlsx_declared_bomb()) < 100_000
+
+
+@pytest.mark.parametrize(
+    ("data", "name", "message"),
+    [
+        (hostile.xlsm_bytes, "quote.xlsm", "macro-enabled workbooks (.xlsm) are not accepted"),
+        (hostile.xlsm_bytes, "quote.xlsx", "macro-enabled workbooks (.xlsm) are not accepted"),
+        (hostile.xls_legacy, "quote.xls", "legacy Excel 97-2003 (.xls) workbooks"),
+        (hostile.xls_legacy, "quote.xlsx", "legacy Excel 97-2003 (.xls) workbooks"),
+        (hostile.xlsx_encrypted, "quote.xlsx", "the workbook is password-protected"),
+    ],
+)
+def test_xlsm_xls_and_encrypted_each_get_their_own_message(data, name: str, message: str) -> None:
+    with pytest.raises(QuoteParseError) as caught:
+        parse_upload(data(), name)
+    assert caught.value.message.startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("data", "name", "message"),
+    [
+        (hostile.HTML_PAGE, "quote.xlsx", "not a valid XLSX: it is an HTML page"),
+        (hostile.HTML_PAGE, "quote.pdf", "not a valid PDF: it is an HTML page"),
+        (hostile.HTML_PAGE, "quote.csv", "not a valid CSV: it is an HTML page"),
+        (hostile.WINDOWS_EXE, "quote.xlsx", "not a valid XLSX: it is a Windows program"),
+        (hostile.WINDOWS_EXE, "quote.pdf", "not a valid PDF: it is a Windows program"),
+        (hostile.WINDOWS_EXE, "quote.csv", "not a valid CSV: it is a Windows program"),
+        (b"Part Number,Qty\nA-1,2\n", "quote.xlsx", "not a valid XLSX: the content is CSV"),
+        (b"%PDF-1.7\n", "quote.xlsx", "not a valid XLSX: the content is PDF"),
+    ],
+)
+def test_magic_bytes_decide_not_the_extension(data: bytes, name: str, message: str) -> None:
+    with pytest.raises(QuoteParseError) as caught:
+        parse_upload(data, name)
+    assert caught.value.message.startswith(message)
+    assert caught.value.needs_manual is False
+
+
+def test_a_zip_that_is_not_a_workbook_is_refused() -> None:
+    data = hostile.zip_rewrite(hostile.xlsx_bytes(), transform=None)
+    docx_like = hostile.zip_rewrite(data, replace={}, add={"word/document.xml": b"<w/>"})
+    import io
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(docx_like)) as source, zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            if not info.filename.startswith("xl/"):
+                target.writestr(info.filename, source.read(info))
+    with pytest.raises(QuoteParseError, match="a ZIP archive that is not an Excel workbook"):
+        parse_upload(out.getvalue(), "quote.xlsx")
+
+
+def test_damaged_zip_is_refused() -> None:
+    data = bytearray(hostile.xlsx_bytes())
+    data[200:400] = bytes(200)  # zero out compressed bytes of the first members
+    with pytest.raises(QuoteParseError, match="not a valid XLSX"):
+        parse_upload(bytes(data), "quote.xlsx")
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        hostile.pdf_garbage_after_header,
+        hostile.pdf_truncated,
+        hostile.pdf_circular_prev,
+        hostile.pdf_recursive_xobject,
+    ],
+)
+def test_malformed_pdfs_become_needs_manual(build) -> None:
+    with pytest.raises(QuoteParseError) as caught:
+        parse_upload(build(), "quote.pdf")
+    assert caught.value.needs_manual is True
+    assert caught.value.internal is False
+
+
+def test_flate_bomb_pdf_hits_the_memory_limit_in_the_child() -> None:
+    data = hostile.pdf_flate_bomb()
+    assert len(data) < 1_000_000  # ≈ 700 KB that inflates to 700 MiB
+    started = time.perf_counter()
+    with pytest.raises(QuoteParseError, match="memory limit") as caught:
+        parse_upload(data, "quote.pdf")
+    assert caught.value.needs_manual is True
+    assert time.perf_counter() - started < 30

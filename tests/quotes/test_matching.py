@@ -1,0 +1,179 @@
+"""Matching quote lines to the catalog: exact, alias, fuzzy, ambiguous, none, and "other"."""
+
+import csv
+
+import pytest
+
+from apps.quotes.matching import (
+    AMBIGUITY_MARGIN,
+    FUZZY_MIN_SCORE,
+    line_match,
+    lines_match,
+    mapping_key,
+    match_index,
+)
+from tests.conftest import EXAMPLES
+
+
+@pytest.fixture(scope="module")
+def index(catalog):
+    return match_index(catalog)
+
+
+def _example_rows():
+    for folder in sorted(EXAMPLES.iterdir()):
+        quote = folder / "quote.csv"
+        if not quote.exists() or folder.name.startswith("bad-not"):
+            continue
+        with quote.open(newline="", encoding="utf-8") as handle:
+            for row in csv.DictReader(handle):
+                yield folder.name, row["Part Number"], row["Description"]
+
+
+EXAMPLE_ROWS = list(_example_rows())
+
+
+def test_the_examples_have_rows_to_match():
+    assert len(EXAMPLE_ROWS) >= 15
+
+
+@pytest.mark.parametrize(("folder", "part_number", "description"), EXAMPLE_ROWS)
+def test_every_example_part_number_matches_exactly(index, folder, part_number, description):
+    match = line_match(part_number, description, index=index)
+    assert match.match == "exact", (folder, part_number, match.reason)
+    assert match.score == 100.0
+    assert match.part is not None and match.part.part_number == part_number
+
+
+@pytest.mark.parametrize(
+    ("part_number", "sku", "kind"),
+    [
+        ("DGXB-G1440+P2CMI36", "dgx-b200", "system"),
+        ("SYS-521GE-TNRT", "supermicro-sys-521ge-tnrt", "chassis"),
+        ("900-2G133-0080-000", "l40s", "gpu_card"),
+        ("NVLINK-BRIDGE-4WAY", "NVLINK-BRIDGE-4WAY", "bridge"),
+        # Vendors disagree about dashes and case; the letters and digits decide.
+        ("dgxb-g1440 + p2cmi36", "dgx-b200", "system"),
+    ],
+)
+def test_exact_part_numbers_give_the_sku_and_kind(index, part_number, sku, kind):
+    match = line_match(part_number, "", index=index)
+    assert (match.match, match.sku, match.kind) == ("exact", sku, kind)
+
+
+@pytest.mark.parametrize(
+    ("description", "sku"),
+    [
+        ("NVIDIA DGX B200 1440GB", "dgx-b200"),
+        ("DGX H200", "dgx-h200"),
+        ("H100 NVL", "h100-nvl"),
+        ("NVIDIA GB300 NVL72 rack, 72x Blackwell Ultra GPU, 36x Grace CPU", "gb300-nvl72"),
+        ("Supermicro SYS-521GE-TNRT 5U dual Xeon", "supermicro-sys-521ge-tnrt"),
+    ],
+)
+def test_descriptions_without_a_part_number_match_by_alias(index, description, sku):
+    match = line_match("", description, index=index)
+    assert match.match == "alias", match.reason
+    assert match.sku == sku
+
+
+def test_a_server_description_naming_its_gpus_is_the_server(index):
+    # The vehicle beats the engines it carries, even though the GPU alias is longer.
+    match = line_match(
+        "",
+        "Dell PowerEdge XE7745 RTX PRO Server, 8x NVIDIA RTX PRO 6000 Blackwell Server Edition",
+        index=index,
+    )
+    assert (match.match, match.kind, match.sku) == ("alias", "system", "rtx-pro-server-8x")
+
+
+def test_a_description_close_to_one_part_matches_fuzzily(index):
+    # "NVLink bridge 4-way" has the words of "4-way NVLink bridge" in another order; the
+    # H200 NVL server whose name mentions a 4-way bridge covers it too, but not word for word.
+    match = line_match("", "NVLink bridge 4-way", index=index)
+    assert (match.match, match.sku) == ("fuzzy", "NVLINK-BRIDGE-4WAY")
+    assert FUZZY_MIN_SCORE <= match.score <= 100
+
+
+def test_a_part_number_typo_still_matches(index):
+    # One digit dropped from the L40S board number: "9002g133008000" (14 letters) against
+    # "9002g1330080000" (15): ratio 2 × 14 / (14 + 15) ≈ 96.6.
+    match = line_match("900-2G133-0080-00", "", index=index)
+    assert match.match == "fuzzy"
+    assert match.sku == "l40s"
+    assert match.score == pytest.approx(96.6, abs=0.05)
+
+
+def test_two_close_part_numbers_are_ambiguous(index):
+    # SYS-621GE-TNRT is one character from both the 521GE and the 421GE chassis.
+    match = line_match("SYS-621GE-TNRT", "", index=index)
+    assert match.match == "ambiguous"
+    assert {p.part_number for p in match.candidates} == {"SYS-521GE-TNRT", "SYS-421GE-TNRT"}
+    assert match.sku is None
+    # "sys621getnrt" vs "sys521getnrt": 11 of 12 letters agree, 2 × 11 / 24 ≈ 91.7 for both,
+    # so the two are 0 apart, inside the margin.
+    assert match.score == pytest.approx(91.7, abs=0.05)
+    assert AMBIGUITY_MARGIN > 0
+
+
+def test_an_edition_less_rtx_pro_6000_is_ambiguous(index):
+    # Workstation, Server and Max-Q editions all answer to "RTX PRO 6000 Blackwell".
+    match = line_match("", "NVIDIA RTX PRO 6000 Blackwell 96GB", index=index)
+    assert match.match == "ambiguous"
+    gpus = {p.gpu for p in match.candidates if p.kind == "gpu_card"}
+    assert {"rtx-pro-6000-server", "rtx-pro-6000-ws"} <= gpus
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "ProSupport 3yr",
+        "ProSupport Plus 3 Years Next Business Day for DGX B200",
+        "NVIDIA AI Enterprise subscription, 5 years",
+        "Installation and configuration services",
+        "HPE Care Pack 3yr 24x7",
+        "3m OSFP 800G transceiver",
+        "Cat6 cable 3m",
+        "ReadyRails sliding rails",
+        "42U rack cabinet",
+        "Switched PDU 3-phase 30A",
+        "Spectrum-X Ethernet switch SN5600",
+        "NVIDIA ConnectX-7 400G NIC",
+        "Intel Xeon Platinum 8480+ processor",
+        "64GB DDR5 RDIMM",
+        "3.84TB NVMe SSD",
+        "Windows Server 2025 licence",
+    ],
+)
+def test_non_compute_items_are_other(index, description):
+    match = line_match("", description, index=index)
+    assert (match.match, match.kind, match.sku) == ("none", "other", None), match.reason
+
+
+def test_a_system_sold_with_support_is_still_the_system(index):
+    match = line_match("", "NVIDIA DGX B200 1440GB with 3yr ProSupport", index=index)
+    assert (match.kind, match.sku) == ("system", "dgx-b200")
+
+
+def test_an_unknown_line_matches_nothing(index):
+    match = line_match("ACME-42", "Flux capacitor", index=index)
+    assert (match.match, match.kind, match.part) == ("none", "unknown", None)
+
+
+def test_a_confirmed_vendor_mapping_wins(index):
+    # The reseller calls the L40S "GPU-ACCEL-48"; someone confirmed it once.
+    mappings = {mapping_key("GPU-ACCEL-48"): ("NVIDIA", "900-2G133-0080-000")}
+    match = line_match("GPU-ACCEL-48", "Accelerator 48GB", index=index, mappings=mappings)
+    assert (match.match, match.sku, match.score) == ("alias", "l40s", 100.0)
+    without = line_match("GPU-ACCEL-48", "Accelerator 48GB", index=index)
+    assert without.sku is None
+
+
+def test_mapping_keys_ignore_case_and_punctuation():
+    assert mapping_key(" GPU-Accel 48 ") == mapping_key("gpu accel-48") == "gpu accel 48"
+
+
+def test_lines_match_keeps_order_and_repeats(catalog):
+    lines = [("DGXB-G1440+P2CMI36", ""), ("", "Cat6 cable"), ("DGXB-G1440+P2CMI36", "")]
+    matches = lines_match(lines, catalog)
+    assert [m.kind for m in matches] == ["system", "other", "system"]

@@ -1,0 +1,54 @@
+"""A stored review of organisation A (acme) with the four-semis report, for the PDF views."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from .samples import four_semis_report
+
+
+def make_review(*, organisation, user, report=None):  # noqa: ANN001, ANN201
+    from apps.quotes.models import Quote, QuoteFile
+    from apps.review.models import Review
+
+    report = report or four_semis_report()
+    digest = hashlib.sha256(f"{organisation.slug}-{Quote.objects.count()}".encode()).hexdigest()
+    source = QuoteFile.objects.create(
+        sha256=digest,
+        blob=f"uploads/{digest}",
+        size=10,
+        detected_type="csv",
+        content_type="text/csv",
+    )
+    quote = Quote.objects.create(
+        organisation=organisation,
+        source_file=source,
+        display_name="quote.csv",
+        uploaded_by=user,
+        vendor=report.quote.vendor,
+        quote_number=report.quote.quote_number,
+        quote_date="2025-03-01",
+        status="parsed",
+    )
+    return Review.objects.create(
+        quote=quote,
+        organisation=organisation,
+        workload=report.workload.model_dump(mode="json") if report.workload else {},
+        facility=report.facility.model_dump(mode="json") if report.facility else {},
+        report=report.model_dump(mode="json"),
+        verdict=report.verdict,
+        finance_level=report.blood_pressure.finance.level,
+        facilities_level=report.blood_pressure.facilities.level,
+        status="pending",
+        created_by=user,
+    )
+
+
+@pytest.fixture
+def review_a(demo):  # noqa: ANN001, ANN201
+    """Acme's review (customer org A); globex's customer is org B."""
+    from django.contrib.auth.models import User
+
+    return make_review(organisation=demo["acme"], user=User.objects.get(username="account"))

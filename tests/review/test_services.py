@@ -1,0 +1,213 @@
+"""Review services: status after create / re-run / revision, and the findings diff.
+
+The engine is replaced by a canned report here (its own tests live with it); what is tested is
+what happens to Finance's decision when the report changes.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from apps.review import services
+from apps.review.models import AuditEvent, ReviewStatus
+from apps.review.schemas import Facility, Finding, ReviewReport, Workload
+from apps.review.services import (
+    FindingChange,
+    ReviewChanged,
+    finding_signature,
+    review_create,
+    review_diff,
+    review_rerun,
+    review_revise,
+    status_for_new_report,
+)
+
+from .factories import MEMORY_OK, RACK_POWER_CRITICAL, quote_make, report_make, review_make
+
+S = ReviewStatus
+RACK_POWER_OK = Finding(check="rack_power", severity="ok", title="Fits", detail="14.3 of 20 kW")
+RACK_POWER_WARNING = Finding(check="rack_power", severity="warning", title="Tight", detail="90%")
+MEMORY_WARNING = Finding(check="memory", severity="warning", title="Tight", detail="95% full")
+FLOOR_INFO = Finding(check="floor", severity="info", title="Unknown", detail="no rating given")
+
+PASSING = report_make([MEMORY_OK, RACK_POWER_OK], finance="raised", facilities="calm")
+FAILING = report_make()  # memory ok, rack power critical
+
+
+@pytest.fixture
+def people(demo):  # noqa: ANN001, ANN201
+    return {u.username: u for u in User.objects.all()}
+
+
+@pytest.fixture
+def engine(monkeypatch):  # noqa: ANN001, ANN201
+    """Make review_run return whatever report the test puts in `engine.report`."""
+
+    class Canned:
+        report: ReviewReport = FAILING
+        calls: list[tuple[Workload, Facility]] = []
+
+        def __call__(self, *, quote, workload, facility):  # noqa: ANN001, ANN204
+            self.calls.append((workload, facility))
+            return self.report
+
+    canned = Canned()
+    monkeypatch.setattr(services, "review_run", canned)
+    return canned
+
+
+@pytest.mark.parametrize(
+    ("report", "status"), [(PASSING, S.CLEAR), (FAILING, S.PENDING)], ids=["pass", "fail"]
+)
+def test_review_create_sends_flagged_quotes_to_finance(demo, people, engine, report, status):
+    engine.report = report
+    quote = quote_make(organisation=demo["acme"], user=people["account"])
+    review = review_create(
+        quote=quote,
+        workload=Workload(kind="inference"),
+        facility=Facility(),
+        created_by=people["account"],
+    )
+    assert (review.status, review.version, review.verdict) == (status, 1, report.verdict)
+    assert review.organisation == demo["acme"]
+    assert review.finance_level == report.blood_pressure.finance.level
+    assert review.facilities_level == report.blood_pressure.facilities.level
+    assert str(review.total_usd) == "515000.00"
+    assert ReviewReport.model_validate(review.report) == report
+
+
+def test_total_usd_is_empty_for_a_quote_in_another_currency(demo, people, engine):
+    engine.report = FAILING.model_copy(
+        update={"quote": FAILING.quote.model_copy(update={"currency": "EUR"})}
+    )
+    quote = quote_make(organisation=demo["acme"], user=people["account"])
+    review = review_create(
+        quote=quote, workload=Workload(kind="hpc"), facility=Facility(), created_by=people["admin"]
+    )
+    assert review.total_usd is None  # never compare euros against USD spend thresholds
+
+
+def test_signature_is_the_set_of_check_and_severity():
+    assert finding_signature(FAILING) == {("memory", "ok"), ("rack_power", "critical")}
+
+
+@pytest.mark.parametrize(
+    ("status", "new", "expected"),
+    [
+        (S.APPROVED, FAILING, S.APPROVED),  # same findings: approval stands
+        (S.REJECTED, FAILING, S.REJECTED),  # ... and so does a rejection
+        (S.APPROVED, report_make([MEMORY_OK, RACK_POWER_WARNING]), S.PENDING),  # changed, flagged
+        (S.APPROVED, PASSING, S.CLEAR),  # changed and passes: no approval needed
+        (S.REJECTED, report_make([MEMORY_WARNING, RACK_POWER_CRITICAL]), S.PENDING),
+    ],
+)
+def test_status_for_new_report(status, new, expected):
+    assert status_for_new_report(status=status, old=FAILING, new=new) == expected
+
+
+def test_rerun_with_same_findings_keeps_the_approval(demo, people, engine):
+    review = review_make(organisation=demo["acme"], user=people["account"], status=S.APPROVED)
+    engine.report = FAILING.model_copy(update={"catalog_version": "2"})
+    workload = Workload(kind="inference", concurrent_users=200)
+    rerun = review_rerun(
+        review=review, workload=workload, facility=Facility(), user=people["account"]
+    )
+    assert (rerun.status, rerun.version) == (S.APPROVED, 2)
+    assert rerun.workload["concurrent_users"] == 200
+    assert rerun.report["catalog_version"] == "2"
+    assert not AuditEvent.objects.exists()  # no status change, nothing to audit
+
+
+def test_rerun_that_changes_a_severity_sends_an_approval_back_to_finance(demo, people, engine):
+    review = review_make(organisation=demo["acme"], user=people["account"], status=S.APPROVED)
+    engine.report = report_make([MEMORY_WARNING, RACK_POWER_CRITICAL])
+    rerun = review_rerun(
+        review=review, workload=Workload(kind="rag"), facility=Facility(), user=people["account"]
+    )
+    assert (rerun.status, rerun.version) == (S.PENDING, 2)
+    event = AuditEvent.objects.get(review=review)
+    assert (event.action, event.from_status, event.to_status) == ("rerun", S.APPROVED, S.PENDING)
+    assert event.reason == "Findings changed: memory: ok → warning"
+
+
+def test_rerun_on_a_stale_review_raises_and_changes_nothing(demo, people, engine):
+    review = review_make(organisation=demo["acme"], user=people["account"])
+    stale = type(review).objects.get(pk=review.pk)
+    review_rerun(
+        review=review, workload=Workload(kind="rag"), facility=Facility(), user=people["account"]
+    )
+    with pytest.raises(ReviewChanged):
+        review_rerun(
+            review=stale, workload=Workload(kind="hpc"), facility=Facility(), user=people["account"]
+        )
+    review.refresh_from_db()
+    assert (review.version, review.workload["kind"]) == (2, "rag")
+
+
+@pytest.fixture
+def uploads(monkeypatch, demo, people):  # noqa: ANN001, ANN201
+    """quote_upload stand-in: a new quote version chained to the previous one."""
+
+    def quote_upload(*, data, filename, organisation, uploaded_by, previous=None):  # noqa: ANN001, ANN202
+        version = previous.version + 1 if previous else 1
+        return quote_make(
+            organisation=organisation,
+            user=uploaded_by,
+            content=data,
+            display_name=filename,
+            previous=previous,
+            version=version,
+        )
+
+    monkeypatch.setattr(services, "quote_upload", quote_upload)
+    return quote_upload
+
+
+def test_revision_with_same_findings_carries_the_approval(demo, people, engine, uploads):
+    review = review_make(organisation=demo["acme"], user=people["account"], status=S.APPROVED)
+    revised = review_revise(
+        review=review, data=b"sku,qty\nDGXB200,1\n", filename="v2.csv", user=people["account"]
+    )
+    assert revised.pk != review.pk
+    assert (revised.quote.version, revised.quote.previous) == (2, review.quote)
+    assert (revised.status, revised.version) == (S.APPROVED, 1)
+    assert revised.workload == review.workload and revised.facility == review.facility
+    event = AuditEvent.objects.get(review=revised)
+    assert (event.action, event.to_status, event.version) == ("carry_over", S.APPROVED, 2)
+    review.refresh_from_db()
+    assert review.status == S.APPROVED  # the old review is history, untouched
+
+
+def test_revision_with_changed_findings_needs_reapproval(demo, people, engine, uploads):
+    review = review_make(organisation=demo["acme"], user=people["account"], status=S.APPROVED)
+    engine.report = report_make([MEMORY_OK, RACK_POWER_WARNING])
+    revised = review_revise(
+        review=review, data=b"sku,qty\nDGXB200,4\n", filename="v2.csv", user=people["account"]
+    )
+    assert revised.status == S.PENDING
+    assert not AuditEvent.objects.exists()
+
+
+def test_revision_after_changes_requested_goes_back_to_finance(demo, people, engine, uploads):
+    review = review_make(
+        organisation=demo["acme"], user=people["account"], status=S.CHANGES_REQUESTED
+    )
+    revised = review_revise(
+        review=review, data=b"sku,qty\nDGXB200,2\n", filename="v2.csv", user=people["account"]
+    )
+    assert revised.status == S.PENDING  # same findings, but only an approval carries over
+
+
+def test_review_diff_names_each_changed_check():
+    old = report_make([MEMORY_OK, RACK_POWER_CRITICAL, FLOOR_INFO])
+    new = report_make([MEMORY_WARNING, RACK_POWER_OK])
+    assert review_diff(old, new) == [
+        FindingChange(check="floor", title="Unknown", before="info", after=None, change="removed"),
+        FindingChange(check="memory", title="Tight", before="ok", after="warning", change="worse"),
+        FindingChange(
+            check="rack_power", title="Fits", before="critical", after="ok", change="better"
+        ),
+    ]
+    assert review_diff(new, old)[0].change == "added"
+    assert review_diff(old, old) == []

@@ -1,0 +1,221 @@
+"""Every named URL × every role → the expected status (RELIABILITY 20, 21).
+
+One line per URL name. Statuses are listed in ROLES order:
+    anonymous, customer (org A, acme), other_customer (org B, globex), account_team, finance, admin
+The objects in the URLs belong to org A, so org B's customer must get 404 wherever org A's
+customer gets in. `test_every_named_url_is_in_the_matrix` fails when a URL is added without a
+line here (or a line outlives its URL). The admin site's generated URLs are covered as a family
+by `test_admin_site_is_staff_only`.
+
+To add a URL: one line in MATRIX, e.g.
+    "review:approve": post(review, (302, 403, 403, 403, 302, 302), data=decision),
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from apps.quotes.models import QuoteLine
+from apps.review.models import Review
+from tests.review.factories import review_make
+
+ROLES = ("anonymous", "customer", "other_customer", "account_team", "finance", "admin")
+
+
+@dataclass
+class World:
+    """Org A's objects the URLs point at."""
+
+    review: Review
+    line: QuoteLine
+
+
+@dataclass(frozen=True)
+class Entry:
+    method: str
+    expect: tuple[int, ...]
+    kwargs: Callable[[World], dict[str, Any]] = lambda w: {}
+    data: Callable[[World], dict[str, Any]] = lambda w: {}
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def get(
+    kwargs: Callable[[World], dict[str, Any]] | None, expect: tuple[int, ...], **kw: Any
+) -> Entry:
+    return Entry("GET", expect, kwargs or (lambda w: {}), **kw)
+
+
+def post(
+    kwargs: Callable[[World], dict[str, Any]] | None, expect: tuple[int, ...], **kw: Any
+) -> Entry:
+    return Entry("POST", expect, kwargs or (lambda w: {}), **kw)
+
+
+def review(w: World) -> dict[str, Any]:
+    return {"review_uuid": w.review.uuid}
+
+
+def review_as_uuid(w: World) -> dict[str, Any]:
+    return {"uuid": w.review.uuid}
+
+
+def quote(w: World) -> dict[str, Any]:
+    return {"quote_uuid": w.review.quote.uuid}
+
+
+def line(w: World) -> dict[str, Any]:
+    return {"pk": w.line.pk}
+
+
+def system(w: World) -> dict[str, Any]:
+    return {"key": "dgx-b200"}
+
+
+def no_part(w: World) -> dict[str, Any]:
+    """Authorised editors get as far as looking up part 0 (404); a real part would re-run."""
+    return {"review": str(w.review.uuid), "part": "0"}
+
+
+def decision(w: World) -> dict[str, Any]:
+    return {"version": w.review.version, "reason": "Access-matrix decision"}
+
+
+#                      anonymous, customer A, customer B, account team, finance, admin
+MATRIX: dict[str, Entry] = {
+    "home": get(None, (302, 200, 200, 200, 200, 200)),
+    "login": get(None, (200, 302, 302, 302, 302, 302)),
+    "logout": post(None, (302, 302, 302, 302, 302, 302)),
+    "catalog:index": get(None, (302, 200, 200, 200, 200, 200)),
+    "catalog:system": get(system, (302, 200, 200, 200, 200, 200)),
+    "quotes:upload": get(None, (302, 403, 403, 200, 403, 200)),
+    "quotes:original": get(quote, (302, 403, 403, 200, 200, 200)),
+    "quotes:line_confirm": post(line, (302, 403, 403, 404, 403, 404), data=no_part),
+    "review_list": get(None, (302, 200, 200, 200, 200, 200)),
+    "review:detail": get(review_as_uuid, (302, 200, 404, 200, 200, 200)),
+    "review:rerun": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
+    "review:revise": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
+    "review:queue": get(None, (302, 403, 403, 403, 200, 200)),
+    "review:approve": post(review, (302, 403, 403, 403, 302, 302), data=decision),
+    "review:reject": post(review, (302, 403, 403, 403, 302, 302), data=decision),
+    "review:request_changes": post(review, (302, 403, 403, 403, 302, 302), data=decision),
+    "review:resubmit": post(review, (302, 403, 403, 409, 403, 409), data=decision),
+    "review:compare": get(None, (302, 403, 403, 200, 200, 200)),  # issue 7: internal roles
+    "reports:status": get(review, (302, 200, 404, 200, 200, 200)),
+    "reports:request": post(review, (302, 302, 404, 302, 302, 302)),
+    "reports:download": get(review, (302, 404, 404, 404, 404, 404)),
+    "api:openapi-json": get(None, (302, 200, 200, 200, 200, 200)),
+    "api:openapi-view": get(None, (302, 200, 200, 200, 200, 200)),
+    "api:api-root": get(None, (404, 404, 404, 404, 404, 404)),
+    "api:review_create": post(None, (401, 403, 403, 400, 403, 400)),
+    "api:review_get": get(review, (401, 200, 404, 200, 200, 200)),
+}
+
+
+NEEDS_CATALOG = {"catalog:system"}
+
+
+def _named_urls() -> set[str]:
+    names: set[str] = set()
+
+    def walk(patterns: list[Any], namespace: tuple[str, ...]) -> None:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                inner = (*namespace, pattern.namespace) if pattern.namespace else namespace
+                walk(pattern.url_patterns, inner)
+            elif isinstance(pattern, URLPattern) and pattern.name:
+                names.add(":".join((*namespace, pattern.name)))
+
+    walk(get_resolver().url_patterns, ())
+    return names
+
+
+def test_every_named_url_is_in_the_matrix():
+    names = {n for n in _named_urls() if not n.startswith("admin:")}
+    assert sorted(names - set(MATRIX)) == [], "add these URLs to MATRIX"
+    assert sorted(set(MATRIX) - names) == [], "these MATRIX lines name no URL"
+
+
+def test_every_entry_lists_every_role():
+    assert {name: len(e.expect) for name, e in MATRIX.items() if len(e.expect) != len(ROLES)} == {}
+
+
+@pytest.fixture
+def world(demo) -> World:  # noqa: ANN001
+    account = User.objects.get(username="account")
+    flagged = review_make(organisation=demo["acme"], user=account)
+    quote_line = QuoteLine.objects.create(
+        quote=flagged.quote, line=1, source_row=2, part_number="MYSTERY-1", description="?"
+    )
+    return World(review=flagged, line=quote_line)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_access(name, role, world, clients, request):
+    entry = MATRIX[name]
+    if name in NEEDS_CATALOG:
+        request.getfixturevalue("catalog_db")
+    url = reverse(name, kwargs=entry.kwargs(world))
+    client = clients[role]
+    if entry.method == "GET":
+        response = client.get(url, headers=entry.headers)
+    else:
+        response = client.post(url, entry.data(world), headers=entry.headers)
+    response.close()  # streaming downloads hold their file open until closed
+    expected = entry.expect[ROLES.index(role)]
+    assert response.status_code == expected, f"{role} {entry.method} {url}"
+    if response.status_code == 302 and role == "anonymous" and name not in {"logout"}:
+        assert response["Location"].startswith("/login/")
+
+
+ADMIN_PROBES = [
+    "admin:index",
+    "admin:review_auditevent_changelist",
+    "admin:review_review_changelist",
+    "admin:auth_user_changelist",
+    "admin:sites_membership_add",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", ADMIN_PROBES)
+def test_admin_site_is_staff_only(name, role, clients):
+    response = clients[role].get(reverse(name))
+    if role == "admin":
+        assert response.status_code == 200
+    else:  # anonymous and every non-staff role: back to the admin login, nothing shown
+        assert response.status_code == 302
+        assert response["Location"].startswith("/admin/login/")
+
+
+@pytest.mark.django_db
+def test_customer_pages_show_no_internal_flags_or_finance_notes(world, clients):
+    """RELIABILITY 21: a finance comment never reaches a customer's page."""
+    from apps.review.workflow import review_decide
+
+    finance = User.objects.get(username="finance")
+    review_decide(
+        review_id=world.review.pk,
+        expected_version=1,
+        action="approve",
+        reason="FINANCE-ONLY: margin is thin, approve anyway",
+        actor=finance,
+    )
+    for url in (reverse("review:detail", kwargs={"uuid": world.review.uuid}), reverse("home")):
+        body = clients["customer"].get(url).content.decode()
+        assert "FINANCE-ONLY" not in body
+        assert "margin is thin" not in body
+    staff_body = (
+        clients["finance"]
+        .get(reverse("review:detail", kwargs={"uuid": world.review.uuid}))
+        .content.decode()
+    )
+    assert "FINANCE-ONLY" in staff_body  # the same note is there for internal roles
