@@ -121,7 +121,12 @@ def systems_assemble(lines: Sequence[AssemblyLine], catalog: CatalogSnapshot) ->
         if quantity <= 0:
             continue
         if part.kind == "system" and part.system in catalog.system_by_key:
-            out.systems.append(_whole_system(item, catalog.system(part.system), catalog))
+            spec = catalog.system(part.system)
+            out.systems.append(
+                quoted_system_from_spec(
+                    spec, catalog, quantity=quantity, unit_price=item.unit_price, lines=[item.line]
+                )
+            )
         elif part.kind == "chassis" and part.system in catalog.system_by_key:
             spec = catalog.system(part.system)
             chassis.append(_Chassis(item.line, quantity, spec, item.unit_price))
@@ -142,13 +147,23 @@ def systems_assemble(lines: Sequence[AssemblyLine], catalog: CatalogSnapshot) ->
     return out
 
 
-def _whole_system(item: AssemblyLine, spec: SystemSpec, catalog: CatalogSnapshot) -> QuotedSystem:
+def quoted_system_from_spec(
+    spec: SystemSpec,
+    catalog: CatalogSnapshot,
+    *,
+    quantity: int,
+    unit_price: Decimal | None,
+    lines: Sequence[int] = (),
+) -> QuotedSystem:
+    """A catalog system as a quoted vehicle, with the facts the sizing reads: a DGX B200 line
+    on the quote (its quantity, price and line), or one DGX H100 at list price that the
+    recommendation weighs against it."""
     gpu = catalog.gpu_by_key.get(spec.gpu or "")
     return QuotedSystem(
         sku=spec.key,
         name=spec.name,
         form_factor=spec.form_factor,
-        quantity=item.quantity or 0,
+        quantity=quantity,
         gpu=gpu.model if gpu else None,
         gpu_key=gpu.key if gpu else None,
         gpus_per_system=spec.gpu_count,
@@ -159,9 +174,9 @@ def _whole_system(item: AssemblyLine, spec: SystemSpec, catalog: CatalogSnapshot
         rack_units=spec.rack_units,
         cooling=spec.cooling,
         cpu_arch=spec.cpu_arch,
-        unit_price=item.unit_price,
+        unit_price=unit_price,
         vehicle=vehicle_for(spec),
-        lines=[item.line],
+        lines=list(lines),
     )
 
 

@@ -17,14 +17,13 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from apps.catalog.models import Part
-from apps.review.forms import FacilityForm, WorkloadForm
+from apps.review.forms import load_and_room_forms
 from apps.review.models import Review
 from apps.review.schemas import Facility, ReviewReport, Workload
 from apps.review.services import ReviewChanged, review_create, review_rerun
 from apps.review.views import EDITORS, review_context, review_url, reviews_visible
 from apps.sites.access import require_roles, scope_for_user
 from apps.sites.http import HtmxHttpRequest
-from apps.sites.models import SavedFacility, SavedWorkload
 
 from .forms import QuoteUploadForm
 from .models import Quote, QuoteLine
@@ -33,24 +32,7 @@ from .services import quote_mapping_confirm, quote_upload
 
 
 def _forms(data: Any = None, files: Any = None) -> dict[str, Any]:
-    saved_workloads = SavedWorkload.objects.filter(organisation__is_internal=False)
-    saved_facilities = SavedFacility.objects.filter(organisation__is_internal=False)
-    forms = {
-        "upload_form": QuoteUploadForm(data, files),
-        "workload_form": WorkloadForm(
-            data, prefix="w", saved_workloads=saved_workloads.select_related("organisation")
-        ),
-        "facility_form": FacilityForm(
-            data, prefix="f", saved_facilities=saved_facilities.select_related("organisation")
-        ),
-    }
-    for name in ("workload_form", "facility_form"):
-        forms[name].fields["saved"].label_from_instance = _saved_label
-    return forms
-
-
-def _saved_label(saved: SavedWorkload | SavedFacility) -> str:
-    return f"{saved.organisation.name} · {saved.name}"
+    return {"upload_form": QuoteUploadForm(data, files), **load_and_room_forms(data=data)}
 
 
 def _saved_belongs(forms: dict[str, Any]) -> bool:

@@ -218,3 +218,28 @@ class FacilityForm(forms.Form):
         except ValidationError as error:
             _pydantic_errors_to_form(self, error)
         return cleaned
+
+
+def load_and_room_forms(*, data: Any = None) -> dict[str, forms.Form]:
+    """Steps 2 and 3 of the upload and compare pages: the load and the room, each offering
+    every customer's saved ones, labelled "Acme Research · Internal assistant" so two
+    customers' "Main hall" stay apart. Prefixes `w` and `f` keep their fields apart too."""
+    workloads = SavedWorkload.objects.filter(organisation__is_internal=False)
+    facilities = SavedFacility.objects.filter(organisation__is_internal=False)
+    built: dict[str, forms.Form] = {
+        "workload_form": WorkloadForm(
+            data, prefix="w", saved_workloads=workloads.select_related("organisation")
+        ),
+        "facility_form": FacilityForm(
+            data, prefix="f", saved_facilities=facilities.select_related("organisation")
+        ),
+    }
+    for form in built.values():
+        saved = form.fields["saved"]
+        assert isinstance(saved, forms.ModelChoiceField)
+        saved.label_from_instance = _saved_label
+    return built
+
+
+def _saved_label(saved: SavedWorkload | SavedFacility) -> str:
+    return f"{saved.organisation.name} · {saved.name}"

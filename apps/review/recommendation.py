@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Literal
 
-from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
-from apps.quotes.assembly import vehicle_for
+from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.assembly import quoted_system_from_spec
 from apps.review.checks._common import finding_make, gpu_figure, num, plural, system_figure
 from apps.review.models_resolve import ModelFacts, model_resolve
 from apps.review.schemas import (
@@ -63,7 +63,7 @@ from apps.review.sizing.throughput import (
     ServingLoad,
     replica_candidates,
     replica_evaluate,
-    serving_load,
+    workload_serving_load,
 )
 from apps.review.sizing.vehicle import Vehicle, vehicles_from
 
@@ -127,13 +127,7 @@ def demand_of(workload: Workload, model: ModelFacts | None) -> Demand | None:
             job=job,
         )
     if model is not None and workload.kind in SERVING_KINDS:
-        load = serving_load(
-            model,
-            precision=workload.precision,
-            context_tokens=workload.context_tokens,
-            users=workload.concurrent_users,
-            tokens_per_sec_per_user=workload.tokens_per_sec_per_user,
-        )
+        load = workload_serving_load(workload, model)
         speed = workload.tokens_per_sec_per_user
         return Demand(
             basis="users",
@@ -206,29 +200,6 @@ class Plan:
         return (cost is None, cost or Decimal(0), self.power_kw, self.candidate.vehicle.name)
 
 
-def _system_from_spec(spec: SystemSpec, catalog: CatalogSnapshot) -> QuotedSystem:
-    """A catalog vehicle as if one were quoted: the facts the sizing reads."""
-    gpu = catalog.gpu_by_key.get(spec.gpu or "")
-    return QuotedSystem(
-        sku=spec.key,
-        name=spec.name,
-        form_factor=spec.form_factor,
-        quantity=1,
-        gpu=gpu.model if gpu else None,
-        gpu_key=spec.gpu,
-        gpus_per_system=spec.gpu_count,
-        nvlink_domain_gpus=spec.nvlink_domain_gpus,
-        power_kw=spec.power_max_kw,
-        power_typical_kw=spec.power_typical_kw,
-        weight_lb=spec.weight_lb,
-        rack_units=spec.rack_units,
-        cooling=spec.cooling,
-        cpu_arch=spec.cpu_arch,
-        unit_price=spec.list_price_usd,
-        vehicle=vehicle_for(spec),
-    )
-
-
 def candidates_of(
     catalog: CatalogSnapshot,
     quoted: Sequence[QuotedSystem],
@@ -241,7 +212,8 @@ def candidates_of(
     for spec in catalog.systems:
         if spec.is_chassis or spec.gpu_count <= 0 or spec.gpu not in catalog.gpu_by_key:
             continue
-        system = _system_from_spec(spec, catalog)
+        # The guard above keeps spec.gpu in the catalog, so gpu_key is spec.gpu.
+        system = quoted_system_from_spec(spec, catalog, quantity=1, unit_price=spec.list_price_usd)
         from_quote = spec.key in quote_unit_prices
         price = quote_unit_prices[spec.key] if from_quote else spec.list_price_usd
         out.append(

@@ -13,7 +13,6 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Literal
 
-from django.conf import settings
 from django.core.files.storage import default_storage
 from django.db import transaction
 from django.db.models import F
@@ -21,13 +20,12 @@ from django.utils import timezone
 from pydantic import BaseModel
 
 from apps.catalog.services import catalog_snapshot
-from apps.quotes.intake import quote_intake
 from apps.quotes.selectors import vendor_mappings
 from apps.quotes.services import quote_upload
 from apps.sites.access import role_of
 
-from .engine import ReviewInput, review
 from .models import AuditEvent, Review, ReviewStatus
+from .pipeline import review_of_upload
 from .schemas import SEVERITY_ORDER, Facility, ReviewReport, Workload
 
 if TYPE_CHECKING:
@@ -59,22 +57,15 @@ def review_run(*, quote: Quote, workload: Workload, facility: Facility) -> Revie
     Reading the original (not parsed rows) means a catalog fix or a confirmed vendor mapping
     shows up the next time the same file is reviewed.
     """
-    catalog = catalog_snapshot()
     with default_storage.open(quote.source_file.blob, "rb") as handle:
         data = handle.read()
-    intake = quote_intake(
-        data, quote.display_name, catalog, mappings=vendor_mappings(vendor=quote.vendor)
-    )
-    return review(
-        ReviewInput(
-            quote=intake.summary,
-            systems=intake.systems,
-            workload=workload,
-            facility=facility,
-            line_findings=intake.line_findings,
-        ),
-        catalog,
-        finance_thresholds=settings.RIGHTSIZE_FINANCE_THRESHOLDS,
+    return review_of_upload(
+        data=data,
+        filename=quote.display_name,
+        workload=workload,
+        facility=facility,
+        catalog=catalog_snapshot(),
+        mappings=vendor_mappings(vendor=quote.vendor),
     )
 
 

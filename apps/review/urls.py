@@ -13,6 +13,13 @@ urlpatterns += [
 ]
 # --- end of the review page block ----------------------------------------------------------
 
+# --- Spreadsheet export, formula-safe (apps/review/views_export.py, RELIABILITY 14) ----------
+from . import views_export  # noqa: E402
+
+urlpatterns += [
+    path("<uuid:uuid>/export.<str:fmt>", views_export.review_export, name="export"),
+]
+
 # --- The Finance queue and the workflow decisions (apps/review/views_finance.py) -------------
 urlpatterns += [
     path("queue/", views_finance.finance_queue, name="queue"),

@@ -24,18 +24,17 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from apps.catalog.services import catalog_snapshot
-from apps.quotes.intake import quote_intake_parsed
-from apps.quotes.parsing import QuoteParseError, parse_upload
+from apps.quotes.parsing import QuoteParseError
 from apps.quotes.selectors import vendor_mappings
 from apps.sites.access import require_roles
 from apps.sites.http import HtmxHttpRequest
-from apps.sites.models import Role, SavedFacility, SavedWorkload
+from apps.sites.models import Role
 
 from . import page
 from .compare import ComparedQuote, CompareError, Comparison, quotes_compare
-from .engine import ReviewInput, review
 from .errors import ReviewInputError
-from .forms import FacilityForm, WorkloadForm
+from .forms import load_and_room_forms
+from .pipeline import review_of_upload
 from .schemas import Facility, Finding, ReviewReport, Workload
 from .views import reviews_visible
 
@@ -113,22 +112,7 @@ def _columns(
 
 
 def _forms(data: Any = None, files: Any = None) -> dict[str, Any]:
-    workloads = SavedWorkload.objects.filter(organisation__is_internal=False)
-    facilities = SavedFacility.objects.filter(organisation__is_internal=False)
-    built = {
-        "upload_form": CompareUploadForm(data, files),
-        "workload_form": WorkloadForm(
-            data, prefix="w", saved_workloads=workloads.select_related("organisation")
-        ),
-        "facility_form": FacilityForm(
-            data, prefix="f", saved_facilities=facilities.select_related("organisation")
-        ),
-    }
-    for name in ("workload_form", "facility_form"):
-        built[name].fields["saved"].label_from_instance = lambda s: (
-            f"{s.organisation.name} · {s.name}"
-        )
-    return built
+    return {"upload_form": CompareUploadForm(data, files), **load_and_room_forms(data=data)}
 
 
 def _picker(request: HtmxHttpRequest, **extra: Any) -> dict[str, Any]:
@@ -203,21 +187,14 @@ def _compare_uploads(request: HtmxHttpRequest) -> HttpResponse:
     problems: list[QuoteParseError] = []
     for upload in built["upload_form"].cleaned_data["files"]:
         try:
-            parsed = parse_upload(upload.read(), upload.name)
-            intake = quote_intake_parsed(
-                parsed, catalog, mappings=vendor_mappings(vendor=parsed.vendor)
-            )
             reports.append(
-                review(
-                    ReviewInput(
-                        quote=intake.summary,
-                        systems=intake.systems,
-                        workload=workload,
-                        facility=facility,
-                        line_findings=intake.line_findings,
-                    ),
-                    catalog,
-                    finance_thresholds=settings.RIGHTSIZE_FINANCE_THRESHOLDS,
+                review_of_upload(
+                    data=upload.read(),
+                    filename=upload.name,
+                    workload=workload,
+                    facility=facility,
+                    catalog=catalog,
+                    mappings_for=lambda vendor: vendor_mappings(vendor=vendor),
                 )
             )
         except QuoteParseError as error:

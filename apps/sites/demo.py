@@ -9,6 +9,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from apps.review.inputs import FACILITY_PRESETS, WORKLOAD_PRESETS
+
 from .models import Membership, Organisation, Role, SavedFacility, SavedWorkload
 
 DEMO_PASSWORD = "rightsize-demo"
@@ -25,71 +27,31 @@ DEMO_ORGS = [
     ("acme", "Acme Research", False),
     ("globex", "Globex Analytics", False),
 ]
+# The saved loads and rooms each demo customer starts with: the CLI's presets (one source of
+# truth), named the way an account team would save them.
 DEMO_WORKLOADS = {
     "Internal assistant, 100 users": {
+        **WORKLOAD_PRESETS["internal-assistant"],
         "name": "Internal assistant, 100 users",
-        "kind": "inference",
-        "model": "Qwen3-32B",
-        "precision": "fp8",
         "context_tokens": 8192,
-        "concurrent_users": 100,
-        "tokens_per_sec_per_user": 15,
     },
     "Full fine-tune, 512 GB": {
+        **WORKLOAD_PRESETS["full-fine-tune"],
         "name": "Full fine-tune, 512 GB",
-        "kind": "fine_tuning",
-        "memory_gb": 512,
     },
-    "CFD solver, 100 TFLOPS FP64": {"name": "CFD solver", "kind": "hpc", "fp64_tflops": 100},
+    "CFD solver, 100 TFLOPS FP64": {**WORKLOAD_PRESETS["fp64-cfd"]},
     "Prototype on the desk": {
-        "name": "Prototype on the desk",
-        "kind": "development",
-        "model": "Qwen3-32B",
-        "precision": "bf16",
+        **WORKLOAD_PRESETS["developer-prototype"],
         "context_tokens": 8192,
         "concurrent_users": 1,
-        "tokens_per_sec_per_user": 2,
     },
 }
 DEMO_FACILITIES = {
-    "Server room (15 kW, air)": {
-        "name": "Server room",
-        "site": "datacenter",
-        "rack_power_kw": 15,
-        "racks_available": 4,
-        "cooling": "air",
-        "floor_load_lb_per_sqft": 250,
-    },
-    "Row 3 (20 kW, RDHX)": {
-        "name": "Row 3",
-        "site": "datacenter",
-        "rack_power_kw": 20,
-        "racks_available": 4,
-        "cooling": "air_rdhx",
-        "floor_load_lb_per_sqft": 250,
-    },
-    "Legacy room (2 kW)": {
-        "name": "Legacy room",
-        "site": "datacenter",
-        "rack_power_kw": 2,
-        "racks_available": 1,
-        "cooling": "air",
-        "floor_load_lb_per_sqft": 150,
-    },
-    "AI hall (150 kW, liquid)": {
-        "name": "AI hall",
-        "site": "datacenter",
-        "rack_power_kw": 150,
-        "racks_available": 4,
-        "cooling": "liquid",
-        "floor_load_lb_per_sqft": 500,
-    },
-    "Office desk (15 A)": {
-        "name": "Office desk",
-        "site": "office",
-        "circuit_volts": 120,
-        "circuit_amps": 15,
-    },
+    "Server room (15 kW, air)": {**FACILITY_PRESETS["server-room"]},
+    "Row 3 (20 kW, RDHX)": {**FACILITY_PRESETS["row-rdhx"], "name": "Row 3"},
+    "Legacy room (2 kW)": {**FACILITY_PRESETS["legacy-room"]},
+    "AI hall (150 kW, liquid)": {**FACILITY_PRESETS["ai-hall"]},
+    "Office desk (15 A)": {**FACILITY_PRESETS["office-15a"]},
 }
 
 

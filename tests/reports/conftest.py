@@ -1,12 +1,14 @@
-"""A stored review of organisation A (acme) with the four-semis report, for the PDF views."""
+"""A stored review of organisation A (acme) with the four-semis report, for the PDF views; and
+`no_network`, which fails any test that opens an outbound connection while rendering."""
 
 from __future__ import annotations
 
 import hashlib
+import socket
 
 import pytest
 
-from .samples import four_semis_report
+from tests.review.page_reports import four_semis_report
 
 
 def make_review(*, organisation, user, report=None):  # noqa: ANN001, ANN201
@@ -52,3 +54,17 @@ def review_a(demo):  # noqa: ANN001, ANN201
     from django.contrib.auth.models import User
 
     return make_review(organisation=demo["acme"], user=User.objects.get(username="account"))
+
+
+@pytest.fixture
+def no_network(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Any outbound connection fails the test (and is recorded)."""
+    attempts: list[object] = []
+
+    def refuse(self: socket.socket, address: object) -> None:
+        attempts.append(address)
+        raise AssertionError(f"outbound connection to {address!r}")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+    return attempts

@@ -18,8 +18,7 @@ from apps.reports.context import (
 )
 from apps.review import page
 from apps.review.schemas import Finding
-
-from .samples import four_semis_report
+from tests.review.page_reports import four_semis_report
 
 DAY = dt.date(2025, 3, 14)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import socket
 from pathlib import Path
 from urllib.request import HTTPRedirectHandler, Request
 
@@ -14,20 +13,6 @@ from apps.reports.fetcher import AssetRefused, StaticAssetFetcher, asset_path
 from apps.reports.pdf import pdf_from_html
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
-
-
-@pytest.fixture
-def no_network(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Any outbound connection fails the test (and is recorded)."""
-    attempts: list[object] = []
-
-    def refuse(self: socket.socket, address: object) -> None:
-        attempts.append(address)
-        raise AssertionError(f"outbound connection to {address!r}")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
-    return attempts
 
 
 def test_serves_the_report_stylesheet() -> None:

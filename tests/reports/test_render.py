@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
-import socket
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
@@ -21,8 +20,13 @@ from PIL import Image
 from apps.reports import fetcher as fetcher_module
 from apps.reports.render import report_html, report_pdf_bytes
 from apps.review import page
-
-from .samples import HOSTILE_IMG, HOSTILE_LINK, HOSTILE_URL, four_semis_report, hostile_report
+from tests.review.page_reports import (
+    HOSTILE_IMG,
+    HOSTILE_LINK,
+    HOSTILE_URL,
+    four_semis_report,
+    hostile_report,
+)
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 DAY = dt.date(2025, 3, 14)
@@ -54,19 +58,6 @@ def a4_pdf() -> bytes:
     return report_pdf_bytes(
         four_semis_report(), generated_on=DAY, organisation="Acme Corp", quote_date="2025-03-01"
     )
-
-
-@pytest.fixture
-def no_network(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    attempts: list[object] = []
-
-    def refuse(self: socket.socket, address: object) -> None:
-        attempts.append(address)
-        raise AssertionError(f"outbound connection to {address!r}")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
-    return attempts
 
 
 # --- HTML -----------------------------------------------------------------------------------

@@ -69,6 +69,10 @@ def quote(w: World) -> dict[str, Any]:
     return {"quote_uuid": w.review.quote.uuid}
 
 
+def export_xlsx(w: World) -> dict[str, Any]:
+    return {"uuid": w.review.uuid, "fmt": "xlsx"}
+
+
 def line(w: World) -> dict[str, Any]:
     return {"pk": w.line.pk}
 
@@ -105,6 +109,7 @@ MATRIX: dict[str, Entry] = {
     "review:reject": post(review, (302, 403, 403, 403, 302, 302), data=decision),
     "review:request_changes": post(review, (302, 403, 403, 403, 302, 302), data=decision),
     "review:resubmit": post(review, (302, 403, 403, 409, 403, 409), data=decision),
+    "review:export": get(export_xlsx, (302, 403, 403, 200, 200, 200)),
     "review:compare": get(None, (302, 403, 403, 200, 200, 200)),  # issue 7: internal roles
     "reports:status": get(review, (302, 200, 404, 200, 200, 200)),
     "reports:request": post(review, (302, 302, 404, 302, 302, 302)),

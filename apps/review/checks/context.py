@@ -24,7 +24,7 @@ from apps.review.schemas import (
 from apps.review.sizing.facility import RackPlan, vehicle_rack_plan
 from apps.review.sizing.fp64 import Fp64Fleet, fp64_fleet
 from apps.review.sizing.memory import JobMemory, job_memory
-from apps.review.sizing.throughput import FleetServing, fleet_serving, serving_load
+from apps.review.sizing.throughput import FleetServing, fleet_serving, workload_serving_load
 from apps.review.sizing.vehicle import Vehicle, vehicles_from
 
 SERVING_KINDS = frozenset(
@@ -165,13 +165,7 @@ def context_build(
     vehicles = tuple(vehicles_from(systems, catalog))
     serving = None
     if model is not None and workload.kind in SERVING_KINDS:
-        load = serving_load(
-            model,
-            precision=workload.precision,
-            context_tokens=workload.context_tokens,
-            users=workload.concurrent_users,
-            tokens_per_sec_per_user=workload.tokens_per_sec_per_user,
-        )
+        load = workload_serving_load(workload, model)
         serving = fleet_serving(vehicles, load)
     racks: tuple[tuple[Vehicle, RackPlan], ...] = ()
     if facility.site == "datacenter":

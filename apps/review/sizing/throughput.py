@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from apps.catalog.snapshot import GpuSpec
 from apps.review.models_resolve import ModelFacts
-from apps.review.schemas import Precision
+from apps.review.schemas import Precision, Workload
 from apps.review.sizing.memory import (
     USABLE_MEMORY_FRACTION,
     kv_bytes_per_value,
@@ -106,6 +106,18 @@ def serving_load(
         kv_mean_gb=mean or 0.0,
         tflop_per_token=2 * model.active_params_b / 1000,
         kv_known=full is not None,
+    )
+
+
+def workload_serving_load(workload: Workload, model: ModelFacts) -> ServingLoad:
+    """The serving load a workload asks for: "Qwen3-32B at FP8, 100 users at 15 tokens/s, 8,192
+    tokens of context" as bytes and FLOPs per token (the review and the recommendation agree)."""
+    return serving_load(
+        model,
+        precision=workload.precision,
+        context_tokens=workload.context_tokens,
+        users=workload.concurrent_users,
+        tokens_per_sec_per_user=workload.tokens_per_sec_per_user,
     )
 
 

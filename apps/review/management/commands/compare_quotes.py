@@ -18,7 +18,12 @@ from django.core.management.base import CommandParser
 
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.review.errors import ReviewInputError
-from apps.review.management.commands.review_quote import BadInput, _catalog, _engine_review
+from apps.review.management.commands.review_quote import (
+    BadInput,
+    catalog_for_command,
+    quote_bytes_review,
+    quote_file_read,
+)
 from apps.review.management.commands.review_quote import Command as ReviewQuoteCommand
 from apps.review.schemas import Facility, ReviewReport, Workload
 
@@ -57,7 +62,7 @@ class Command(ReviewQuoteCommand):
         files: list[str] = options["quote_files"]
         if len(files) < 2:
             raise BadInput(f"{Path(files[0]).name}: compare needs two quotes or more")
-        catalog = _catalog()
+        catalog = catalog_for_command()
         try:
             workload = workload_load(options["workload"], catalog=catalog)
             facility = facility_load(options["facility"])
@@ -80,20 +85,8 @@ def _review_file(
     path: Path, workload: Workload, facility: Facility, catalog: CatalogSnapshot, workload_arg: str
 ) -> ReviewReport:
     """One quote through intake and the engine, its bad input named after its file."""
-    from apps.quotes.intake import quote_intake
-    from apps.quotes.parsing import QuoteParseError
-
-    name = path.name or str(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise BadInput(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise BadInput(f"{name}: is a directory, not a quote file") from None
-    except OSError as exc:
-        raise BadInput(f"{name}: cannot be read ({exc.strerror})") from None
-    try:
-        intake = quote_intake(data, name, catalog)
-    except QuoteParseError as exc:
-        raise BadInput(str(exc)) from None
-    return _engine_review(intake, workload, facility, catalog, workload_arg)
+    name, data = quote_file_read(path)
+    _, report = quote_bytes_review(
+        data, name, workload=workload, facility=facility, catalog=catalog, workload_arg=workload_arg
+    )
+    return report

@@ -10,13 +10,17 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError
 
 from apps.catalog.snapshot import CatalogSnapshot, snapshot_from_fixture
 from apps.review.errors import ReviewInputError
+
+if TYPE_CHECKING:
+    from apps.quotes.intake import QuoteIntake
+    from apps.review.schemas import Facility, ReviewReport, Workload
 
 EXIT_BAD_INPUT = 2
 
@@ -65,31 +69,23 @@ class Command(BaseCommand):
         raise SystemExit(EXIT_BAD_INPUT)
 
     def _review(self, options: dict[str, Any]) -> str:
-        from apps.quotes.intake import quote_intake
-        from apps.quotes.parsing import QuoteParseError
         from apps.review.inputs import facility_load, workload_load
 
-        path = Path(options["quote_file"])
-        quote_name = path.name or str(path)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise BadInput(f"{quote_name}: no such file") from None
-        except IsADirectoryError:
-            raise BadInput(f"{quote_name}: is a directory, not a quote file") from None
-        except OSError as exc:
-            raise BadInput(f"{quote_name}: cannot be read ({exc.strerror})") from None
-        catalog = _catalog()
+        quote_name, data = quote_file_read(Path(options["quote_file"]))
+        catalog = catalog_for_command()
         try:
             workload = workload_load(options["workload"], catalog=catalog)
             facility = facility_load(options["facility"])
         except ReviewInputError as exc:
             raise BadInput(str(exc)) from None
-        try:
-            intake = quote_intake(data, quote_name, catalog)
-        except QuoteParseError as exc:
-            raise BadInput(str(exc)) from None
-        report = _engine_review(intake, workload, facility, catalog, options["workload"])
+        intake, report = quote_bytes_review(
+            data,
+            quote_name,
+            workload=workload,
+            facility=facility,
+            catalog=catalog,
+            workload_arg=options["workload"],
+        )
         if options.get("pdf"):
             _pdf_write(report, Path(options["pdf"]), quote_date=intake.parsed.quote_date)
         if options["format"] == "json":
@@ -99,7 +95,7 @@ class Command(BaseCommand):
         return report_text(report)
 
 
-def _catalog() -> CatalogSnapshot:
+def catalog_for_command() -> CatalogSnapshot:
     """The catalog in the database (after `make setup`), else the bundled fixture when the
     database is not there yet: a review never runs against an empty lot."""
     from apps.catalog.services import catalog_snapshot
@@ -110,27 +106,46 @@ def _catalog() -> CatalogSnapshot:
         return snapshot_from_fixture()
 
 
-def _engine_review(
-    intake: Any, workload: Any, facility: Any, catalog: Any, workload_arg: str
-) -> Any:
-    from django.conf import settings
+def quote_file_read(path: Path) -> tuple[str, bytes]:
+    """The quote's name for error lines and its bytes: "quote.csv: no such file" otherwise."""
+    name = path.name or str(path)
+    try:
+        return name, path.read_bytes()
+    except FileNotFoundError:
+        raise BadInput(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise BadInput(f"{name}: is a directory, not a quote file") from None
+    except OSError as exc:
+        raise BadInput(f"{name}: cannot be read ({exc.strerror})") from None
 
-    from apps.review.engine import ReviewInput, review
+
+def quote_bytes_review(
+    data: bytes,
+    name: str,
+    *,
+    workload: Workload,
+    facility: Facility,
+    catalog: CatalogSnapshot,
+    workload_arg: str,
+) -> tuple[QuoteIntake, ReviewReport]:
+    """One quote through intake and the engine (apps/review/pipeline.py). A file we cannot read
+    is named after the quote; a workload the catalog cannot size, after the --workload argument.
+    The intake comes back too: the PDF prints the quote's date."""
+    from apps.quotes.intake import quote_intake
+    from apps.quotes.parsing import QuoteParseError
+    from apps.review.pipeline import review_of_intake
 
     try:
-        return review(
-            ReviewInput(
-                quote=intake.summary,
-                systems=intake.systems,
-                workload=workload,
-                facility=facility,
-                line_findings=intake.line_findings,
-            ),
-            catalog,
-            finance_thresholds=settings.RIGHTSIZE_FINANCE_THRESHOLDS,
+        intake = quote_intake(data, name, catalog)
+    except QuoteParseError as exc:
+        raise BadInput(str(exc)) from None
+    try:
+        report = review_of_intake(
+            intake=intake, workload=workload, facility=facility, catalog=catalog
         )
     except ReviewInputError as exc:
         raise BadInput(f"{Path(workload_arg).name}: {exc}") from None
+    return intake, report
 
 
 def _pdf_write(report: Any, out: Path, *, quote_date: str = "") -> None:
