@@ -79,7 +79,10 @@ def pairs_run(review_ids: list[int]) -> dict[str, Any]:
     from apps.review.models import AuditEvent, Review
     from apps.review.workflow import ReviewChanged, review_decide
 
-    deciders = {"approve": User.objects.get(username="finance"), "reject": User.objects.get(username="admin")}
+    deciders = {
+        "approve": User.objects.get(username="finance"),
+        "reject": User.objects.get(username="admin"),
+    }
     wins: Counter[int] = Counter()
     other_errors: list[str] = []
     lock = threading.Lock()
@@ -133,7 +136,9 @@ def pairs_run(review_ids: list[int]) -> dict[str, Any]:
         "lost_updates": lost,
         "no_winner": sum(1 for rid in review_ids if wins[rid] == 0),
         "audit_rows": sum(audits.values()),
-        "audit_rows_per_decision": round(sum(audits.values()) / decisions, 4) if decisions else None,
+        "audit_rows_per_decision": round(sum(audits.values()) / decisions, 4)
+        if decisions
+        else None,
         "reviews_without_one_audit_row": sum(1 for rid in review_ids if audits[rid] != 1),
         "other_errors": len(other_errors),
         "first_error": other_errors[0] if other_errors else "",

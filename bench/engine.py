@@ -10,6 +10,7 @@ pressure and the report model. Internal assistant (Qwen3-32B, 100 users at 15 to
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -50,16 +51,14 @@ def engine_time(lines: int, *, runs: int, budget_s: float) -> dict[str, Any]:
         "systems": len(intake.systems),
         "findings": len(report.findings),
         "verdict": report.verdict,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
     }
 
 
 def main() -> None:
     django_setup()
     result_emit(
-        {
-            f"{lines}": engine_time(lines, runs=runs, budget_s=budget)
-            for lines, runs, budget in PLAN
-        }
+        {f"{lines}": engine_time(lines, runs=runs, budget_s=budget) for lines, runs, budget in PLAN}
     )
 
 

@@ -1,8 +1,8 @@
 """Load on the pages: gunicorn on 127.0.0.1, Finance reviewers clicking through their day.
 
 The server is what production runs: `gunicorn config.wsgi` with WORKERS sync workers,
-production settings (bench.settings), PostgreSQL when it answers (else SQLite), persistent
-database connections off (CONN_MAX_AGE unset, the settings' default). It listens on a free
+production settings (bench.settings), PostgreSQL when it answers (else SQLite), database
+connections kept between requests (production's CONN_MAX_AGE default). It listens on a free
 port on 127.0.0.1 only and is stopped in a `finally`, whatever happens.
 
 The load is a small threaded client of our own (not locust: its gevent monkey-patching does
@@ -32,7 +32,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -117,14 +118,21 @@ def login(port: int, username: str, password: str) -> Browser:
 class Sample:
     endpoint: str
     ms: float
-    ok: bool
+    status: int  # 0: no answer (timeout, refused, reset)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200
 
 
 class Load:
     """Virtual users against a running server; one `level` at a time."""
 
-    def __init__(self, port: int, browsers: list[Browser], targets: dict[str, Any]) -> None:
+    def __init__(
+        self, port: int, browsers: list[Browser], targets: dict[str, Any], server_pid: int = 0
+    ) -> None:
         self.port = port
+        self.server_pid = server_pid
         self.browsers = browsers
         self.pages: list[str] = targets["review_pages"]
         self.backlog: deque[str] = deque(targets["backlog"])
@@ -138,7 +146,9 @@ class Load:
             self.backlog_exhausted += 1
             return None
 
-    def _one(self, conn: http.client.HTTPConnection, browser: Browser, rng: random.Random) -> Sample:
+    def _one(
+        self, conn: http.client.HTTPConnection, browser: Browser, rng: random.Random
+    ) -> Sample:
         endpoint = rng.choice(ENDPOINTS)
         headers: dict[str, str] = {}
         body = None
@@ -161,11 +171,10 @@ class Load:
         started = time.perf_counter()
         try:
             status, _, _ = _call(conn, method, path, browser=browser, headers=headers, body=body)
-            ok = status == 200
         except (OSError, http.client.HTTPException):
             conn.close()
-            ok = False
-        return Sample(endpoint, (time.perf_counter() - started) * 1000, ok)
+            status = 0
+        return Sample(endpoint, (time.perf_counter() - started) * 1000, status)
 
     def level(self, users: int, seconds: float) -> dict[str, Any]:
         """`users` virtual users for `seconds`; requests started in the window are counted."""
@@ -188,12 +197,45 @@ class Load:
                 samples.extend(mine)
 
         threads = [threading.Thread(target=user, args=(n,), daemon=True) for n in range(users)]
+        cpu_before = server_cpu_s(self.server_pid)
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join(timeout=seconds + TIMEOUT_S + 5)
         elapsed = time.perf_counter() - started
-        return level_stats(samples, elapsed, users)
+        stats = level_stats(samples, elapsed, users)
+        used = {k: v - cpu_before.get(k, 0.0) for k, v in server_cpu_s(self.server_pid).items()}
+        if samples:
+            stats["cpu_ms_per_request"] = {
+                k: round(v / len(samples) * 1000, 1) for k, v in used.items()
+            }
+        return stats
+
+
+def server_cpu_s(server_pid: int) -> dict[str, float]:
+    """CPU seconds used so far by gunicorn (master and workers) and by PostgreSQL (every
+    postgres process, plus the backends the postmaster has reaped: with one connection per
+    request they come and go). A busy shared machine stretches wall-clock latency; CPU per
+    request is what the server itself costs. PostgreSQL's figure includes any other
+    database work on the machine at the time."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {"gunicorn": 0.0, "postgres": 0.0}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = open(f"/proc/{entry}/stat").read()  # noqa: SIM115 - tiny procfs read
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat.rsplit(")", 1)[1].split()
+        ppid, own = int(fields[1]), (int(fields[11]) + int(fields[12])) / tick
+        if server_pid and (int(entry) == server_pid or ppid == server_pid):
+            used["gunicorn"] += own
+        elif name == "postgres":
+            reaped = (int(fields[13]) + int(fields[14])) / tick if ppid == 1 else 0.0
+            used["postgres"] += own + reaped
+    return used
 
 
 def level_stats(samples: list[Sample], elapsed_s: float, users: int) -> dict[str, Any]:
@@ -207,6 +249,7 @@ def level_stats(samples: list[Sample], elapsed_s: float, users: int) -> dict[str
         "p95_ms": round(percentile(times, 0.95), 1),
         "p99_ms": round(percentile(times, 0.99), 1),
         "errors": sum(1 for s in samples if not s.ok),
+        "error_statuses": dict(Counter(str(s.status) for s in samples if not s.ok)),
         "by_endpoint": {},
     }
     for endpoint in ENDPOINTS:
@@ -242,6 +285,7 @@ def server_start(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
             "60",
             "--pid",
             str(PIDFILE),
+            "--no-control-socket",
         ],
         cwd=ROOT,
         env=env,
@@ -316,10 +360,10 @@ def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, A
         server = server_start(port, env)
         started = time.perf_counter()
         people = targets["people"]
-        browsers = [login(port, name, targets["password"]) for name in people[:10]]
-        browsers += [login(port, name, targets["password"]) for name in people[10:]]
+        with ThreadPoolExecutor(WORKERS) as pool:  # PBKDF2 takes ~0.7 s of CPU per login
+            browsers = list(pool.map(lambda name: login(port, name, targets["password"]), people))
         login_s = time.perf_counter() - started
-        load = Load(port, browsers, targets)
+        load = Load(port, browsers, targets, server_pid=server.pid)
         load.level(10, 3.0)  # warm-up: each worker loads the catalog, templates, fonts
         levels = {}
         for users in LEVELS:

@@ -3,7 +3,8 @@
 `parse_10k_*_s` is `quote_intake(data, name, catalog)`: detect the type, read the cells, find
 the header, read every line, match every line to the catalog, assemble the vehicles and write
 the line findings; the median of three runs after a warm-up on a 100-line file (the matcher's
-index is built once per process, as in a gunicorn worker). The peak RSS is the whole child
+index is built once per process, as in a gunicorn worker). `cpu_s` beside it is the same runs'
+CPU time, which a busy shared machine does not inflate. The peak RSS is the whole child
 process's, Django and the catalog included: what a worker holding that upload would reach.
 
     python -m bench.parsing csv|xlsx|readers
@@ -12,6 +13,7 @@ process's, Django and the catalog included: what a worker holding that upload wo
 from __future__ import annotations
 
 import io
+import os
 import statistics
 import sys
 import time
@@ -23,12 +25,17 @@ from bench.common import DATA, django_setup, peak_rss_mib, result_emit
 RUNS = 3
 
 
-def _timed(work: Callable[[], object], runs: int = RUNS) -> list[float]:
+def _timed(
+    work: Callable[[], object], runs: int = RUNS, cpu: list[float] | None = None
+) -> list[float]:
+    """Wall-clock seconds per run; the CPU seconds of each run go to `cpu` when given."""
     times = []
     for _ in range(runs):
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         work()
         times.append(time.perf_counter() - started)
+        if cpu is not None:
+            cpu.append(time.process_time() - cpu_started)
     return times
 
 
@@ -43,12 +50,14 @@ def intake_time(kind: str) -> dict[str, Any]:
     data = (DATA / f"quote-10000.{kind}").read_bytes()
     baseline = peak_rss_mib()
     intake = quote_intake(data, name, catalog)
-    times = _timed(lambda: quote_intake(data, name, catalog))
+    cpu: list[float] = []
+    times = _timed(lambda: quote_intake(data, name, catalog), cpu=cpu)
     parse = _timed(lambda: parse_upload(data, name))
     parsed = parse_upload(data, name)
     match = _timed(lambda: quote_intake_parsed(parsed, catalog))
     return {
         "s": round(statistics.median(times), 3),
+        "cpu_s": round(statistics.median(cpu), 3),
         "runs_s": [round(t, 3) for t in times],
         "parse_only_s": round(statistics.median(parse), 3),
         "match_and_assemble_s": round(statistics.median(match), 3),
@@ -57,6 +66,7 @@ def intake_time(kind: str) -> dict[str, Any]:
         "file_bytes": len(data),
         "rss_before_mb": round(baseline, 1),
         "peak_rss_mb": round(peak_rss_mib(), 1),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
     }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -43,6 +44,7 @@ def _say(text: str) -> None:
 
 def _piece(name: str, work: Callable[[], dict[str, Any]], notes: list[str]) -> dict[str, Any]:
     _say(f"bench: {name} ...")
+    load_before = [round(x, 2) for x in os.getloadavg()]
     started = time.monotonic()
     try:
         result = work()
@@ -50,6 +52,7 @@ def _piece(name: str, work: Callable[[], dict[str, Any]], notes: list[str]) -> d
         result = {"error": f"{type(exc).__name__}: {exc}"}
     if "error" in result:
         notes.append(f"{name}: {result['error']}")
+    result["load_average_before"] = load_before
     _say(f"bench: {name} done in {time.monotonic() - started:.1f} s")
     return result
 
@@ -149,13 +152,16 @@ def figures_from(details: dict[str, Any]) -> dict[str, Any]:
         "engine_100_lines_p50_ms": _get(details, "engine", "100", "p50_ms"),
         "engine_1000_lines_p50_ms": _get(details, "engine", "1000", "p50_ms"),
         "parse_10k_csv_s": _get(details, "parse_csv", "s"),
+        "parse_10k_csv_cpu_s": _get(details, "parse_csv", "cpu_s"),
         "parse_10k_csv_rss_mb": _get(details, "parse_csv", "peak_rss_mb"),
         "parse_10k_xlsx_s": _get(details, "parse_xlsx", "s"),
+        "parse_10k_xlsx_cpu_s": _get(details, "parse_xlsx", "cpu_s"),
         "parse_10k_xlsx_rss_mb": _get(details, "parse_xlsx", "peak_rss_mb"),
         "xlsx_reader_speedup": _get(details, "parse_readers", "speedup"),
-        "pdf_1_page_s": _get(details, "pdf_1", "sandboxed_s"),
-        "pdf_1_page_in_process_s": _get(details, "pdf_1", "in_process_warm_s"),
-        "pdf_500_lines_s": _get(details, "pdf_500", "sandboxed_s"),
+        "pdf_1_page_s": _get(details, "pdf_1", "s"),
+        "pdf_1_page_sandboxed_s": _get(details, "pdf_1", "sandboxed_s"),
+        "pdf_500_lines_s": _get(details, "pdf_500", "s"),
+        "pdf_500_lines_sandboxed_s": _get(details, "pdf_500", "sandboxed_s"),
         "pdf_500_lines_rss_mb": _get(details, "pdf_500", "sandbox_peak_rss_mb"),
     }
     for users in (10, 50, 100):
@@ -202,7 +208,7 @@ def goals_check(figures: dict[str, Any]) -> dict[str, str]:
     return verdicts
 
 
-UNITS = {"_ms": "ms", "_s": "s", "_mb": "MiB", "_rps": "req/s", "speedup": "×"}
+UNITS = {"_ms": "ms", "_s": "s", "_mb": "MiB", "speedup": "×"}
 
 
 def table(figures: dict[str, Any], verdicts: dict[str, str]) -> str:

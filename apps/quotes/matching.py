@@ -54,6 +54,8 @@ _SERVICE_RE = re.compile(
     r"|\bdeployment\b|\bcare ?pack\b|\bonsite\b|\bon-site\b|\bsoftware\b|\blicen[cs]es?\b"
     r"|\bsubscriptions?\b|\bai enterprise\b|\bshipping\b|\bfreight\b|\bdelivery\b"
     r"|\bconsulting\b|\btraining course\b|\bprofessional\b|\bsetup\b|\brack ?and ?stack\b"
+    r"|\bsvc\b|\btech ?care\b|\bnext business day\b|\bnbd\b|\b\d+ ?(?:y|yr|yrs|years?)\b"
+    r"|\b\d+ ?(?:jahre|ans|anos|años)\b|\bgarantie\b|\bgarantía\b|\bwartung\b"
 )
 # Components and networking: only "other" when the line names no catalog part ("2x Grace CPU"
 # inside an NVL72 description is still the rack).
@@ -64,7 +66,7 @@ _COMPONENT_RE = re.compile(
     r"|\bbluefield\S*|\binfiniband\b|\bethernet\b|\bmellanox\b|\bcpus?\b|\bprocessors?\b"
     r"|\bxeon\b|\bepyc\b|\bdimms?\b|\bddr\d\b|\brdimm\b|\bssds?\b|\bnvme\b|\bhdds?\b|\bdrives?\b"
     r"|\bpower suppl(?:y|ies)\b|\bpsus?\b|\bpower cords?\b|\bbezel\b|\bfans?\b|\btpm\b"
-    r"|\bheatsinks?\b|\braid\b|\bboot\b|\bdiscount\b|\bmemory kit\b"
+    r"|\bheatsinks?\b|\braid\b|\bboot\b|\bdiscount\b|\bmemory kit\b|\brack\b|\b\d{2}u\b"
 )
 # "DGX B200 with 3yr ProSupport" is the DGX: a service after "with" does not make it a service.
 _BUNDLED_RE = re.compile(r"\b(?:with|incl|including|includes|w|plus)\b")

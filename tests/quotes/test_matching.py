@@ -143,6 +143,11 @@ def test_an_edition_less_rtx_pro_6000_is_ambiguous(index):
         "64GB DDR5 RDIMM",
         "3.84TB NVMe SSD",
         "Windows Server 2025 licence",
+        "HPE 5Y Tech Care Essential XD670 SVC",  # names the server it covers: still a service
+        "3 years parts, next business day",
+        "HPE 42U 600x1200 Enterprise Rack",
+        "Support 3 Jahre, Vor-Ort-Service",
+        "Garantie 5 ans sur site",
     ],
 )
 def test_non_compute_items_are_other(index, description):
