@@ -35,6 +35,7 @@ import time
 from collections import Counter, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -44,7 +45,7 @@ HOST = "127.0.0.1"
 WORKERS = 3
 LEVELS = (10, 50, 100)
 LEVEL_S = 15.0
-RAMP = (200, 300, 400)
+RAMP = (150, 200, 300)
 RAMP_S = 10.0
 THINK_S = (0.5, 1.5)
 TIMEOUT_S = 10.0
@@ -304,6 +305,7 @@ def server_start(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
             if status == 200:
                 return server
         time.sleep(0.3)
+    server_stop(server)
     raise RuntimeError("gunicorn did not answer /login/ within 30 s")
 
 
@@ -327,13 +329,29 @@ def server_stop(server: subprocess.Popen[bytes] | None) -> None:
     PIDFILE.unlink(missing_ok=True)
 
 
-def saturation(ramp: list[dict[str, Any]]) -> dict[str, Any]:
-    """The first level whose p95 passes 1 s: its users and rps; else the best rps seen."""
-    for stats in ramp:
+def stale_server_stop() -> None:
+    """A gunicorn a killed earlier run left behind (its pid file is still there): stop it,
+    by that pid, only when the process is still that gunicorn."""
+    if not PIDFILE.exists():
+        return
+    with contextlib.suppress(ValueError, OSError):
+        pid = int(PIDFILE.read_text().strip())
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        if b"gunicorn" in cmdline and b"config.wsgi" in cmdline:
+            os.killpg(pid, signal.SIGTERM)
+    PIDFILE.unlink(missing_ok=True)
+
+
+def saturation(levels: list[dict[str, Any]]) -> dict[str, Any]:
+    """The first level whose p95 passes 1 s (its users and rps), and the most requests per
+    second any level served with p95 under 1 s."""
+    calm = [s for s in levels if s["p95_ms"] <= SATURATION_P95_MS]
+    best = max(calm, key=lambda s: s["rps"]) if calm else {"users": None, "rps": None}
+    found = {"best_rps_under_1s": best["rps"], "best_users_under_1s": best["users"]}
+    for stats in levels:
         if stats["p95_ms"] > SATURATION_P95_MS:
-            return {"reached": True, "users": stats["users"], "rps": stats["rps"]}
-    best = max(ramp, key=lambda s: s["rps"]) if ramp else {"users": None, "rps": None}
-    return {"reached": False, "users": best["users"], "rps": best["rps"]}
+            return {"reached": True, "users": stats["users"], "rps": stats["rps"], **found}
+    return {"reached": False, "users": None, "rps": None, **found}
 
 
 def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, Any]:
@@ -341,7 +359,8 @@ def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, A
     from bench.common import child_run
 
     env = bench_env(DATABASE_URL=database_url)
-    prepared = child_run("load_setup", str(backlog), timeout_s=240, env=env)
+    allowed = min(240.0, deadline - time.monotonic() - 60)
+    prepared = child_run("load_setup", str(backlog), timeout_s=allowed, env=env)
     if "error" in prepared:
         return {"error": prepared["error"]}
     collected = subprocess.run(
@@ -354,6 +373,7 @@ def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, A
     if collected.returncode != 0:
         return {"error": "collectstatic failed: " + collected.stderr.decode()[-300:]}
     targets = json.loads((VAR / "targets.json").read_text())
+    stale_server_stop()
     port = free_port()
     server = None
     try:
@@ -364,14 +384,15 @@ def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, A
             browsers = list(pool.map(lambda name: login(port, name, targets["password"]), people))
         login_s = time.perf_counter() - started
         load = Load(port, browsers, targets, server_pid=server.pid)
-        load.level(10, 3.0)  # warm-up: each worker loads the catalog, templates, fonts
+        load.level(10, 3.0)  # warm-up: each worker compiles templates, opens its connection
         levels = {}
         for users in LEVELS:
             if time.monotonic() + LEVEL_S + 15 > deadline:
                 break
             levels[users] = load.level(users, LEVEL_S)
         ramp = []
-        for users in RAMP:
+        saturated = any(s["p95_ms"] > SATURATION_P95_MS for s in levels.values())
+        for users in () if saturated else RAMP:
             if time.monotonic() + RAMP_S + 15 > deadline:
                 break
             stats = load.level(users, RAMP_S)
@@ -380,6 +401,11 @@ def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, A
                 break
         return {
             "setup": prepared,
+            "client": "bench/load.py: threaded http.client, one thread per virtual user",
+            "think_time_s": list(THINK_S),
+            "level_s": LEVEL_S,
+            "ramp_level_s": RAMP_S,
+            "mix": "review page, htmx partial, Finance queue, approve: 1/4 each",
             "workers": WORKERS,
             "port": port,
             "logins": len(browsers),

@@ -171,9 +171,14 @@ def figures_from(details: dict[str, Any]) -> dict[str, Any]:
         figures[f"http_p99_ms_{users}_users"] = level.get("p99_ms")
         figures[f"http_rps_{users}_users"] = level.get("rps")
         figures[f"http_errors_{users}_users"] = level.get("errors")
+        cpu = level.get("cpu_ms_per_request") or {}
+        figures[f"http_server_cpu_ms_per_request_{users}_users"] = (
+            round(sum(cpu.values()), 1) if cpu else None
+        )
     figures["http_saturation_users"] = _get(http, "saturation", "users")
     figures["http_saturation_rps"] = _get(http, "saturation", "rps")
     figures["http_saturation_reached"] = _get(http, "saturation", "reached")
+    figures["http_best_rps_p95_under_1s"] = _get(http, "saturation", "best_rps_under_1s")
     figures["lost_updates"] = _get(details, "contention", "lost_updates")
     figures["audit_rows_per_decision"] = _get(details, "contention", "audit_rows_per_decision")
     return figures
@@ -208,17 +213,24 @@ def goals_check(figures: dict[str, Any]) -> dict[str, str]:
     return verdicts
 
 
-UNITS = {"_ms": "ms", "_s": "s", "_mb": "MiB", "speedup": "×"}
+def unit_of(key: str) -> str:
+    """ "http_p95_ms_50_users" -> "ms", "parse_10k_xlsx_rss_mb" -> "MiB"."""
+    if "_ms" in key:
+        return "ms"
+    if "rps" in key:
+        return "req/s"
+    if key.endswith("_s"):
+        return "s"
+    if key.endswith("_mb"):
+        return "MiB"
+    return "×" if key.endswith("speedup") else ""
 
 
 def table(figures: dict[str, Any], verdicts: dict[str, str]) -> str:
     goals = {key: text for key, _, _, text in GOALS}
     rows = [("figure", "value", "goal", "")]
     for key, value in figures.items():
-        unit = next((u for suffix, u in UNITS.items() if key.endswith(suffix)), "")
-        if key.startswith("http_rps"):
-            unit = "req/s"
-        shown = "not measured" if value is None else f"{value} {unit}".strip()
+        shown = "not measured" if value is None else f"{value} {unit_of(key)}".strip()
         rows.append((key, shown, goals.get(key, ""), verdicts.get(key, "")))
     widths = [max(len(str(row[i])) for row in rows) for i in range(4)]
     lines = ["  ".join(str(cell).ljust(widths[i]) for i, cell in enumerate(row)) for row in rows]

@@ -26,7 +26,8 @@ STORAGES = {
 }
 
 # Keep each worker's database connection between requests (checked before reuse): opening a
-# PostgreSQL connection per request doubled the review page's p95 at 50 users (bench/README.md).
+# PostgreSQL connection per request tripled PostgreSQL's CPU per page view and more than doubled
+# the pages' p95 at 50 users (bench/README.md).
 # CONN_MAX_AGE=0 in the environment goes back to one connection per request. A new dict, so
 # importing this module never changes the settings of a process already running on base.
 DATABASES = {

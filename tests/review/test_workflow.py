@@ -35,6 +35,20 @@ def flagged(demo, people) -> Review:  # noqa: ANN001
     return review_make(organisation=demo["acme"], user=people["account"])
 
 
+def decide(
+    review: Review, actor: User, action: str, *, reason: str = "ok", version: int = 1
+) -> Review:
+    """One move on `review` by `actor`, expecting `version`: decide(flagged, finance, "approve")
+    is Finance approving the review it saw at version 1."""
+    return review_decide(
+        review_id=review.pk,
+        expected_version=version,
+        action=action,
+        reason=reason,
+        actor=actor,
+    )
+
+
 def test_transition_table_is_exactly_the_four_documented_moves():
     assert TRANSITIONS == {
         (S.PENDING, Action.APPROVE): S.APPROVED,
@@ -64,12 +78,8 @@ def test_actions_for_role_and_status():
 def test_each_finance_decision_moves_status_bumps_version_and_writes_one_audit_row(
     flagged, people, action, to_status
 ):
-    decided = review_decide(
-        review_id=flagged.pk,
-        expected_version=1,
-        action=action,
-        reason="  Power fits after the RDHX upgrade.  ",
-        actor=people["finance"],
+    decided = decide(
+        flagged, people["finance"], action, reason="  Power fits after the RDHX upgrade.  "
     )
     assert decided.status == to_status
     assert decided.version == 2  # 1 + one decision
@@ -83,19 +93,9 @@ def test_each_finance_decision_moves_status_bumps_version_and_writes_one_audit_r
 
 
 def test_resubmit_after_changes_requested_returns_to_finance(flagged, people):
-    review_decide(
-        review_id=flagged.pk,
-        expected_version=1,
-        action="request_changes",
-        reason="Quote the RDHX doors too.",
-        actor=people["finance"],
-    )
-    resubmitted = review_decide(
-        review_id=flagged.pk,
-        expected_version=2,
-        action="resubmit",
-        reason="Doors added by the vendor.",
-        actor=people["account"],
+    decide(flagged, people["finance"], "request_changes", reason="Quote the RDHX doors too.")
+    resubmitted = decide(
+        flagged, people["account"], "resubmit", reason="Doors added by the vendor.", version=2
     )
     assert (resubmitted.status, resubmitted.version) == (S.PENDING, 3)
     events = list(AuditEvent.objects.filter(review=flagged).values_list("action", "role"))
@@ -103,13 +103,7 @@ def test_resubmit_after_changes_requested_returns_to_finance(flagged, people):
 
 
 def test_admin_may_decide(flagged, people):
-    decided = review_decide(
-        review_id=flagged.pk,
-        expected_version=1,
-        action="approve",
-        reason="Signed off",
-        actor=people["admin"],
-    )
+    decided = decide(flagged, people["admin"], "approve", reason="Signed off")
     assert decided.status == S.APPROVED
     assert AuditEvent.objects.get(review=flagged).role == "admin"
 
@@ -117,13 +111,7 @@ def test_admin_may_decide(flagged, people):
 @pytest.mark.parametrize("username", ["account", "customer", "globex"])
 def test_other_roles_may_not_decide(flagged, people, username):
     with pytest.raises(PermissionDenied):
-        review_decide(
-            review_id=flagged.pk,
-            expected_version=1,
-            action="approve",
-            reason="ok",
-            actor=people[username],
-        )
+        decide(flagged, people[username], "approve")
     flagged.refresh_from_db()
     assert (flagged.status, flagged.version) == (S.PENDING, 1)
     assert not AuditEvent.objects.exists()
@@ -131,46 +119,22 @@ def test_other_roles_may_not_decide(flagged, people, username):
 
 def test_finance_may_not_resubmit(flagged, people):
     with pytest.raises(PermissionDenied):
-        review_decide(
-            review_id=flagged.pk,
-            expected_version=1,
-            action="resubmit",
-            reason="x",
-            actor=people["finance"],
-        )
+        decide(flagged, people["finance"], "resubmit", reason="x")
 
 
 @pytest.mark.parametrize("reason", ["", "   \n\t"])
 def test_reason_is_required(flagged, people, reason):
     with pytest.raises(ReasonRequired):
-        review_decide(
-            review_id=flagged.pk,
-            expected_version=1,
-            action="reject",
-            reason=reason,
-            actor=people["finance"],
-        )
+        decide(flagged, people["finance"], "reject", reason=reason)
     flagged.refresh_from_db()
     assert (flagged.status, flagged.version) == (S.PENDING, 1)
     assert not AuditEvent.objects.exists()
 
 
 def test_stale_version_raises_review_changed_and_changes_nothing(flagged, people):
-    review_decide(
-        review_id=flagged.pk,
-        expected_version=1,
-        action="approve",
-        reason="fine",
-        actor=people["finance"],
-    )
+    decide(flagged, people["finance"], "approve", reason="fine")
     with pytest.raises(ReviewChanged, match="Quote changed"):
-        review_decide(
-            review_id=flagged.pk,
-            expected_version=1,
-            action="reject",
-            reason="too late",
-            actor=people["admin"],
-        )
+        decide(flagged, people["admin"], "reject", reason="too late", version=1)  # now 2
     flagged.refresh_from_db()
     assert (flagged.status, flagged.version) == (S.APPROVED, 2)
     assert AuditEvent.objects.filter(review=flagged).count() == 1
@@ -180,13 +144,7 @@ def test_stale_version_raises_review_changed_and_changes_nothing(flagged, people
 def test_transition_not_in_the_table_is_refused_as_changed(demo, people, status):
     review = review_make(organisation=demo["acme"], user=people["account"], status=status)
     with pytest.raises(ReviewChanged):
-        review_decide(
-            review_id=review.pk,
-            expected_version=1,
-            action="approve",
-            reason="ok",
-            actor=people["finance"],
-        )
+        decide(review, people["finance"], "approve")
     review.refresh_from_db()
     assert (review.status, review.version) == (status, 1)
     assert not AuditEvent.objects.exists()
@@ -194,13 +152,7 @@ def test_transition_not_in_the_table_is_refused_as_changed(demo, people, status)
 
 def test_unknown_action_is_refused(flagged, people):
     with pytest.raises(ReviewChanged):
-        review_decide(
-            review_id=flagged.pk,
-            expected_version=1,
-            action="delete",
-            reason="x",
-            actor=people["finance"],
-        )
+        decide(flagged, people["finance"], "delete", reason="x")
 
 
 def test_a_revision_without_review_supersedes_nothing(flagged, people, demo):
@@ -212,13 +164,7 @@ def test_a_revision_without_review_supersedes_nothing(flagged, people, demo):
         version=2,
         status="rejected",
     )
-    decided = review_decide(
-        review_id=flagged.pk,
-        expected_version=1,
-        action="approve",
-        reason="ok",
-        actor=people["finance"],
-    )
+    decided = decide(flagged, people["finance"], "approve")
     assert decided.status == S.APPROVED
 
 
@@ -228,13 +174,7 @@ def test_review_of_a_superseded_quote_cannot_be_decided(flagged, people, demo):
     )
     review_make(organisation=demo["acme"], user=people["account"], quote=revised)
     with pytest.raises(ReviewChanged, match="revised"):
-        review_decide(
-            review_id=flagged.pk,
-            expected_version=1,
-            action="approve",
-            reason="ok",
-            actor=people["finance"],
-        )
+        decide(flagged, people["finance"], "approve")
 
 
 def test_failed_audit_insert_rolls_back_the_status_change(flagged, people, monkeypatch):
@@ -243,25 +183,13 @@ def test_failed_audit_insert_rolls_back_the_status_change(flagged, people, monke
 
     monkeypatch.setattr(AuditEvent.objects, "create", broken_create)
     with pytest.raises(IntegrityError):
-        review_decide(
-            review_id=flagged.pk,
-            expected_version=1,
-            action="approve",
-            reason="ok",
-            actor=people["finance"],
-        )
+        decide(flagged, people["finance"], "approve")
     flagged.refresh_from_db()
     assert (flagged.status, flagged.version) == (S.PENDING, 1)
 
 
 def test_audit_events_cannot_be_edited_or_deleted(flagged, people):
-    review_decide(
-        review_id=flagged.pk,
-        expected_version=1,
-        action="approve",
-        reason="ok",
-        actor=people["finance"],
-    )
+    decide(flagged, people["finance"], "approve")
     event = AuditEvent.objects.get()
     event.reason = "rewritten history"
     with pytest.raises(PermissionError):
@@ -272,13 +200,7 @@ def test_audit_events_cannot_be_edited_or_deleted(flagged, people):
 
 
 def test_audit_admin_is_read_only(clients, flagged, people):
-    review_decide(
-        review_id=flagged.pk,
-        expected_version=1,
-        action="approve",
-        reason="ok",
-        actor=people["finance"],
-    )
+    decide(flagged, people["finance"], "approve")
     event = AuditEvent.objects.get()
     admin = clients["admin"]
     assert admin.get("/admin/review/auditevent/").status_code == 200
