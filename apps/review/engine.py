@@ -97,6 +97,7 @@ def sizing_of(ctx: ReviewContext) -> Sizing:
     rack_kws = [plan.rack_kw for _, plan in ctx.racks if plan.rack_kw is not None]
     return Sizing(
         job_memory_gb=_round(job.total_gb) if job else None,
+        domain_job_memory_gb=_round(job.unit_gb) if job else None,
         nvlink_domain_memory_gb=_round(domain.domain_memory_gb) if domain else None,
         decode_tokens_per_sec_bound=_round(serving.decode_bound) if serving else None,
         tokens_per_sec_per_user=_round(serving.tokens_per_sec_per_user) if serving else None,

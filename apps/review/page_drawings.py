@@ -178,17 +178,33 @@ def charts(report: ReviewReport) -> list[Chart]:
     """Demand against capacity where both are known, and the rack against the room."""
     sizing, workload, facility = report.sizing, report.workload, report.facility
     drawn: list[Chart] = []
-    if sizing.job_memory_gb is not None and sizing.nvlink_domain_memory_gb is not None:
+    domain_job = (
+        sizing.domain_job_memory_gb
+        if sizing.domain_job_memory_gb is not None
+        else sizing.job_memory_gb
+    )
+    if domain_job is not None and sizing.nvlink_domain_memory_gb is not None:
+        serving = workload is not None and workload.kind.is_inference
         drawn.append(
             Chart(
                 "memory",
                 demand_capacity_svg(
-                    sizing.job_memory_gb,
+                    domain_job,
                     sizing.nvlink_domain_memory_gb,
                     unit="GB",
-                    label="Biggest job against one NVLink domain",
+                    label=(
+                        "One copy of the model and one conversation against one NVLink domain"
+                        if serving
+                        else "Biggest job against one NVLink domain"
+                    ),
                 ),
-                "The job must ride in one coupled vehicle: past the dashed line it is split.",
+                (
+                    "Each copy of the model must ride in one coupled vehicle; more users ride "
+                    "in more copies. Past the dashed line a copy is split."
+                    if serving
+                    else "The job must ride in one coupled vehicle: past the dashed line it "
+                    "is split."
+                ),
             )
         )
     if workload is not None and sizing.max_concurrent_users is not None:

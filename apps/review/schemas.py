@@ -191,6 +191,9 @@ class Finding(BaseModel):
 
 class Sizing(BaseModel):
     job_memory_gb: float | None = None
+    # What must ride in one NVLink domain: the whole job for training; for inference one copy
+    # of the weights plus one full-length conversation (the other users ride in other copies).
+    domain_job_memory_gb: float | None = None
     nvlink_domain_memory_gb: float | None = None
     decode_tokens_per_sec_bound: float | None = None
     tokens_per_sec_per_user: float | None = None
