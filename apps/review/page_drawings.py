@@ -193,14 +193,14 @@ def charts(report: ReviewReport) -> list[Chart]:
                     sizing.nvlink_domain_memory_gb,
                     unit="GB",
                     label=(
-                        "One copy of the model and one conversation against one NVLink domain"
+                        "One model copy against one NVLink domain"
                         if serving
                         else "Biggest job against one NVLink domain"
                     ),
                 ),
                 (
-                    "Each copy of the model must ride in one coupled vehicle; more users ride "
-                    "in more copies. Past the dashed line a copy is split."
+                    "A copy of the model and one conversation must ride in one coupled vehicle; "
+                    "more users ride in more copies. Past the dashed line a copy is split."
                     if serving
                     else "The job must ride in one coupled vehicle: past the dashed line it "
                     "is split."

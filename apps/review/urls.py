@@ -9,6 +9,7 @@ urlpatterns: list = []
 urlpatterns += [
     path("<uuid:uuid>/", views.review_detail, name="detail"),
     path("<uuid:uuid>/rerun/", views.review_rerun_view, name="rerun"),
+    path("<uuid:uuid>/preview/", views.review_preview_view, name="preview"),
     path("<uuid:uuid>/revise/", views.review_revise_view, name="revise"),
 ]
 # --- end of the review page block ----------------------------------------------------------

@@ -7,6 +7,7 @@ between the whole page and the `results` partial: a partial request never skips 
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django.db.models import QuerySet
@@ -24,7 +25,7 @@ from apps.sites.access import ANY_ROLE, INTERNAL_ROLES, require_roles, role_of, 
 from apps.sites.http import HtmxHttpRequest
 from apps.sites.models import Role
 
-from . import page
+from . import page, services
 from .forms import FacilityForm, WorkloadForm
 from .models import Review
 from .schemas import Facility, ReviewReport, Workload
@@ -181,6 +182,37 @@ def review_rerun_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
     if not request.htmx:
         return redirect(review_url(review))
     context = review_context(request, review, before=old)
+    return render(request, "review/detail.html#results", context)
+
+
+@require_POST
+@require_roles(*EDITORS)
+def review_preview_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
+    """What-if: re-run the checks with the edited load or room and show the result, unsaved.
+
+    Exploring "what if 2,000 users?" must not touch the review Finance decided on: the
+    preview stores nothing and keeps the version; "Save" (review_rerun_view) makes it real.
+    """
+    review = get_object_or_404(reviews_visible(request.user), uuid=uuid)
+    workload = Workload.model_validate(review.workload)
+    facility = Facility.model_validate(review.facility)
+    workload_form = WorkloadForm(request.POST, prefix="w", current=workload)
+    facility_form = FacilityForm(request.POST, prefix="f", current=facility)
+    if not (workload_form.is_valid() and facility_form.is_valid()):
+        context = review_context(
+            request, review, workload_form=workload_form, facility_form=facility_form
+        )
+        response = render(request, "review/detail.html#edit-form", context, status=200)
+        return reswap(retarget(response, "#edit-form"), "outerHTML")
+    old = ReviewReport.model_validate(review.report)
+    report = services.review_run(
+        quote=review.quote, workload=workload_form.workload, facility=facility_form.facility
+    )
+    preview = copy.copy(review)  # an unsaved stand-in: the page reads its report and inputs
+    preview.report = report.model_dump(mode="json")
+    preview.workload = workload_form.workload.model_dump(mode="json")
+    preview.facility = facility_form.facility.model_dump(mode="json")
+    context = {**review_context(request, preview, before=old), "preview": True}
     return render(request, "review/detail.html#results", context)
 
 

@@ -48,7 +48,15 @@ def test_upload_review_change_approve_and_the_customer_reads_it(sessions):
     # --- change the load: 100 users become 2,000; the results swap in place -------------------
     page.evaluate("window.rightsizeMarker = 'same page'")
     page.fill("#id_w-concurrent_users", "2000")
-    page.click("#edit-form button[type=submit]")
+    page.press("#id_w-concurrent_users", "Tab")  # leaving the field previews the change
+    expect(page.locator("#preview-note")).to_be_visible()
+    expect(utilization).not_to_have_text(before)
+    expect(page.locator("#sizing-utilization_pct .was")).to_have_text(f"was {before}")
+    account.shot("03a-review-preview")
+    review = Review.objects.get()
+    assert review.version == 1 and review.workload["concurrent_users"] == 100  # nothing saved
+    page.click("#save-rerun")
+    expect(page.locator("#preview-note")).to_have_count(0)
     expect(page.locator("#moved")).to_be_visible()
     expect(utilization).not_to_have_text(before)
     expect(page.locator("#sizing-utilization_pct .was")).to_have_text(f"was {before}")
@@ -121,7 +129,7 @@ def test_a_stale_page_says_quote_changed_instead_of_overwriting(sessions, site):
     page = account.goto(f"/reviews/{review.uuid}/")
     Review.objects.filter(pk=review.pk).update(version=F("version") + 1)
     page.fill("#id_w-concurrent_users", "300")
-    page.click("#edit-form button[type=submit]")
+    page.click("#save-rerun")
     expect(page.locator("#flash")).to_contain_text("Quote changed")
     account.expect_errors("409")  # the browser logs the refused request: that is the point
     review.refresh_from_db()

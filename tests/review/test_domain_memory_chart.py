@@ -39,7 +39,7 @@ def test_inference_domain_memory_is_one_copy_and_one_conversation(catalog):
     assert report.sizing.nvlink_domain_memory_gb == 96.0  # one RTX PRO 6000, PCIe only
 
     chart = _memory_chart(report)
-    assert "One copy of the model and one conversation" in chart.svg
+    assert "One model copy against one NVLink domain" in chart.svg
     assert "34.9" in chart.svg or "35" in chart.svg
     assert "247.6" not in chart.svg
     assert report.worst("nvlink_domain") in {"ok", "info"}

@@ -96,6 +96,7 @@ class Case:
     data: Callable[[World], dict[str, Any]]
     ok: int
     setup: Callable[[World], None] = lambda w: None
+    changes_state: bool = True  # False: a POST that only computes (the what-if preview)
 
 
 def uuid_url(name: str, kwarg: str = "review_uuid") -> Callable[[World], str]:
@@ -114,6 +115,13 @@ CASES: dict[str, Case] = {
         uuid_url("review:rerun", "uuid"),
         lambda w: {"version": w.review.version, **WORKLOAD_FIELDS, **FACILITY_FIELDS},
         200,
+    ),
+    "preview": Case(
+        "account_team",
+        uuid_url("review:preview", "uuid"),
+        lambda w: {**WORKLOAD_FIELDS, **FACILITY_FIELDS},
+        200,
+        changes_state=False,
     ),
     "revise": Case(
         "account_team",
@@ -205,7 +213,10 @@ def test_post_with_token_is_2xx(name, world):
         },
     )
     assert response.status_code == case.ok, response.content[:500]
-    assert state(world) != before  # the same request, with the token, does change something
+    if case.changes_state:
+        assert state(world) != before  # the same request, with the token, changes something
+    else:
+        assert state(world) == before  # a preview computes and stores nothing
 
 
 def test_every_state_changing_url_has_a_case():
@@ -219,6 +230,7 @@ def test_every_state_changing_url_has_a_case():
         "review:request_changes",
         "review:resubmit",
         "review:rerun",
+        "review:preview",
         "review:revise",
         "reports:request",
         "api:review_create",

@@ -159,6 +159,7 @@ def test_production_serves_no_media_url():
     [
         "quotes:line_confirm",
         "review:rerun",
+        "review:preview",
         "review:revise",
         "reports:request",
         "review:approve",
@@ -180,6 +181,7 @@ def test_malformed_posts_are_answered_never_500(demo, name):
     kwargs = {
         "quotes:line_confirm": {"pk": line.pk},
         "review:rerun": {"uuid": review.uuid},
+        "review:preview": {"uuid": review.uuid},
         "review:revise": {"uuid": review.uuid},
         "reports:request": {"review_uuid": review.uuid},
         "review:approve": {"review_uuid": review.uuid},
