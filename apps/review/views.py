@@ -144,6 +144,32 @@ def review_detail(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
     return response
 
 
+def _edit_forms(request: HtmxHttpRequest, review: Review) -> tuple[WorkloadForm, FacilityForm]:
+    """The page's load and room form as posted, over the review's saved load and room."""
+    workload = Workload.model_validate(review.workload)
+    facility = Facility.model_validate(review.facility)
+    return (
+        WorkloadForm(request.POST, prefix="w", current=workload),
+        FacilityForm(request.POST, prefix="f", current=facility),
+    )
+
+
+def _edit_form_again(
+    request: HtmxHttpRequest,
+    review: Review,
+    workload_form: WorkloadForm,
+    facility_form: FacilityForm,
+) -> HttpResponse:
+    """Invalid input: the form again with its errors (htmx swaps only the form)."""
+    context = review_context(
+        request, review, workload_form=workload_form, facility_form=facility_form
+    )
+    if not request.htmx:
+        return render(request, "review/detail.html", context, status=400)
+    response = render(request, "review/detail.html#edit-form", context)
+    return reswap(retarget(response, "#edit-form"), "outerHTML")
+
+
 @require_POST
 @require_roles(*EDITORS)
 def review_rerun_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
@@ -153,18 +179,9 @@ def review_rerun_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
     re-ran) since, the answer is 409 "quote changed" rather than a silent overwrite.
     """
     review = get_object_or_404(reviews_visible(request.user), uuid=uuid)
-    workload = Workload.model_validate(review.workload)
-    facility = Facility.model_validate(review.facility)
-    workload_form = WorkloadForm(request.POST, prefix="w", current=workload)
-    facility_form = FacilityForm(request.POST, prefix="f", current=facility)
+    workload_form, facility_form = _edit_forms(request, review)
     if not (workload_form.is_valid() and facility_form.is_valid()):
-        context = review_context(
-            request, review, workload_form=workload_form, facility_form=facility_form
-        )
-        if not request.htmx:
-            return render(request, "review/detail.html", context, status=400)
-        response = render(request, "review/detail.html#edit-form", context)
-        return reswap(retarget(response, "#edit-form"), "outerHTML")
+        return _edit_form_again(request, review, workload_form, facility_form)
     if _newer_review(review) is not None:
         return _conflict("Quote changed: the vendor's revision replaced this version.")
     if str(review.version) != request.POST.get("version", str(review.version)):
@@ -194,16 +211,9 @@ def review_preview_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
     preview stores nothing and keeps the version; "Save" (review_rerun_view) makes it real.
     """
     review = get_object_or_404(reviews_visible(request.user), uuid=uuid)
-    workload = Workload.model_validate(review.workload)
-    facility = Facility.model_validate(review.facility)
-    workload_form = WorkloadForm(request.POST, prefix="w", current=workload)
-    facility_form = FacilityForm(request.POST, prefix="f", current=facility)
+    workload_form, facility_form = _edit_forms(request, review)
     if not (workload_form.is_valid() and facility_form.is_valid()):
-        context = review_context(
-            request, review, workload_form=workload_form, facility_form=facility_form
-        )
-        response = render(request, "review/detail.html#edit-form", context, status=200)
-        return reswap(retarget(response, "#edit-form"), "outerHTML")
+        return _edit_form_again(request, review, workload_form, facility_form)
     old = ReviewReport.model_validate(review.report)
     report = services.review_run(
         quote=review.quote, workload=workload_form.workload, facility=facility_form.facility

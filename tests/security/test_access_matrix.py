@@ -103,7 +103,7 @@ MATRIX: dict[str, Entry] = {
     "review_list": get(None, (302, 200, 200, 200, 200, 200)),
     "review:detail": get(review_as_uuid, (302, 200, 404, 200, 200, 200)),
     "review:rerun": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
-    "review:preview": post(review_as_uuid, (302, 403, 403, 200, 403, 200)),
+    "review:preview": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
     "review:revise": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
     "review:queue": get(None, (302, 403, 403, 403, 200, 200)),
     "review:approve": post(review, (302, 403, 403, 403, 302, 302), data=decision),
