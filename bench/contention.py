@@ -29,11 +29,11 @@ def reviews_make(count: int) -> list[int]:
     from django.core.management import call_command
 
     from apps.quotes.services import quote_upload
+    from apps.review.engine.schemas import Facility, Workload
     from apps.review.models import Review, ReviewStatus
-    from apps.review.schemas import Facility, Workload
     from apps.review.services import review_run, review_store
-    from apps.sites.demo import demo_seed
     from apps.sites.models import Organisation
+    from apps.web.demo import demo_seed
 
     call_command("migrate", verbosity=0, interactive=False)
     call_command("load_catalog", verbosity=0)

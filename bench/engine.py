@@ -23,9 +23,9 @@ PLAN = ((100, 300, 6.0), (1000, 60, 10.0))
 def engine_time(lines: int, *, runs: int, budget_s: float) -> dict[str, Any]:
     from apps.catalog.snapshot import snapshot_from_fixture
     from apps.quotes.intake import quote_intake
-    from apps.review.engine import ReviewInput, review
+    from apps.review.engine.review import ReviewInput, review
+    from apps.review.engine.schemas import Facility, Workload
     from apps.review.inputs import FACILITY_PRESETS, WORKLOAD_PRESETS
-    from apps.review.schemas import Facility, Workload
 
     catalog = snapshot_from_fixture()
     intake = quote_intake((DATA / f"quote-{lines}.csv").read_bytes(), "quote.csv", catalog)

@@ -25,12 +25,12 @@ def load_setup(backlog: int) -> dict[str, object]:
     from django.db import connection
 
     from apps.quotes.services import quote_upload
+    from apps.review.engine.schemas import Facility, Workload
     from apps.review.inputs import FACILITY_PRESETS, WORKLOAD_PRESETS
     from apps.review.models import Review, ReviewStatus
-    from apps.review.schemas import Facility, Workload
     from apps.review.services import review_create
-    from apps.sites.demo import DEMO_PASSWORD
     from apps.sites.models import Membership, Organisation, Role
+    from apps.web.demo import DEMO_PASSWORD
 
     started = time.perf_counter()
     call_command("migrate", verbosity=0, interactive=False)

@@ -34,9 +34,9 @@ def pdf_time(lines: int, runs: int) -> dict[str, Any]:
     from apps.quotes.intake import quote_intake
     from apps.reports.render import report_html, report_pdf_bytes, report_static_root
     from apps.reports.sandbox import pdf_render_sandboxed
-    from apps.review.engine import ReviewInput, review
+    from apps.review.engine.review import ReviewInput, review
+    from apps.review.engine.schemas import Facility, Workload
     from apps.review.inputs import FACILITY_PRESETS, WORKLOAD_PRESETS
-    from apps.review.schemas import Facility, Workload
 
     catalog = snapshot_from_fixture()
     intake = quote_intake((DATA / f"quote-{lines}.csv").read_bytes(), "quote.csv", catalog)

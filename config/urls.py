@@ -3,17 +3,17 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from apps.api.api import api
-from apps.sites import views as site_views
+from apps.web.views import home as site_views
 
 urlpatterns = [
     path("", site_views.home, name="home"),
     path("login/", site_views.RightsizeLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("catalog/", include("apps.catalog.urls")),
-    path("quotes/", include("apps.quotes.urls")),
+    path("catalog/", include("apps.web.urls.catalog")),
+    path("quotes/", include("apps.web.urls.quotes")),
     path("reviews/", site_views.review_list, name="review_list"),
-    path("reviews/", include("apps.review.urls")),
-    path("reports/", include("apps.reports.urls")),
+    path("reviews/", include("apps.web.urls.review")),
+    path("reports/", include("apps.web.urls.reports")),
     path("api/", api.urls),
     path("admin/", admin.site.urls),
 ]

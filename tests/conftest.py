@@ -10,8 +10,11 @@ from django.test import Client
 
 from apps.catalog.snapshot import CatalogSnapshot, snapshot_from_fixture
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
-EXAMPLES = SHARED / "examples"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+#: A copy of ../shared/examples (the acceptance table), so the suite runs from a clone alone.
+EXAMPLES = FIXTURES / "examples"
+#: A copy of ../shared/tools/check_examples.py: its comparisons judge the engine's examples.
+CHECK_EXAMPLES = FIXTURES / "check_examples.py"
 
 
 @pytest.fixture(scope="session")
@@ -36,8 +39,8 @@ def catalog_db(db):  # noqa: ANN001, ANN201
 @pytest.fixture
 def demo(db):  # noqa: ANN001, ANN201
     """Demo organisations and one user per role (see apps/sites/demo.py)."""
-    from apps.sites.demo import demo_seed
     from apps.sites.models import Organisation
+    from apps.web.demo import demo_seed
 
     demo_seed()
     return {o.slug: o for o in Organisation.objects.all()}

@@ -28,10 +28,10 @@ from pydantic import ValidationError as PydanticValidationError
 from apps.catalog.services import catalog_snapshot
 from apps.quotes.parsing import QuoteParseError
 from apps.quotes.services import quote_upload
-from apps.review.errors import ReviewInputError
+from apps.review.engine.errors import ReviewInputError
+from apps.review.engine.schemas import Facility, ReviewReport, Workload
 from apps.review.inputs import FACILITY_PRESETS, WORKLOAD_PRESETS
 from apps.review.models import Review
-from apps.review.schemas import Facility, ReviewReport, Workload
 from apps.review.services import review_create
 from apps.sites.access import role_of, scope_for_user
 from apps.sites.models import Organisation, Role, SavedFacility, SavedWorkload

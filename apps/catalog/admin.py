@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Gpu, ModelPreset, Part, PartAlias, System, Vendor
+from apps.catalog.models import Gpu, ModelPreset, Part, PartAlias, System, Vendor
 
 
 @admin.register(Vendor)

@@ -7,7 +7,7 @@ Every figure keeps its provenance in `figures` ({field: {raw, verified, source}}
 from django.db import models
 from django.db.models import Q
 
-from .choices import Cooling, CpuArch, FormFactor, Interconnect, PartKind
+from apps.catalog.choices import Cooling, CpuArch, FormFactor, Interconnect, PartKind
 
 
 def non_negative(*fields: str, prefix: str) -> list[models.CheckConstraint]:

@@ -2,7 +2,7 @@
 
 from django.db.models import QuerySet
 
-from .models import System
+from apps.catalog.models import System
 
 
 def systems_filtered(

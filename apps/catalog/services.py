@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from .models import Gpu, ModelPreset, Part, PartAlias, System, Vendor
-from .snapshot import (
+from apps.catalog.models import Gpu, ModelPreset, Part, PartAlias, System, Vendor
+from apps.catalog.snapshot import (
     FIXTURE_PATH,
     CatalogSnapshot,
     GpuSpec,

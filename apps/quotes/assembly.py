@@ -23,9 +23,8 @@ from pydantic import BaseModel, Field
 
 from apps.catalog.choices import VEHICLE_NAMES
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
-from apps.review.schemas import Finding, QuotedSystem
-
-from .matching import LineMatch
+from apps.quotes.matching import LineMatch
+from apps.review.engine.schemas import Finding, QuotedSystem
 
 CHECK = "quote_lines"
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.checks import CheckMessage, Error, register
 
-from .parsing.xlsx_reader import defusedxml_check
+from apps.quotes.parsing.xlsx_reader import defusedxml_check
 
 
 @register()

@@ -14,11 +14,10 @@ from decimal import Decimal
 from pydantic import BaseModel, Field
 
 from apps.catalog.snapshot import CatalogSnapshot
-from apps.review.schemas import Finding, QuotedSystem, QuoteLineOut, QuoteSummary
-
-from .assembly import CHECK, AssemblyLine, lines_text, systems_assemble
-from .matching import LineMatch, PartRef, lines_match
-from .parsing import ParsedLine, ParsedQuote, parse_upload
+from apps.quotes.assembly import CHECK, AssemblyLine, lines_text, systems_assemble
+from apps.quotes.matching import LineMatch, PartRef, lines_match
+from apps.quotes.parsing import ParsedLine, ParsedQuote, parse_upload
+from apps.review.engine.schemas import Finding, QuotedSystem, QuoteLineOut, QuoteSummary
 
 #: Findings listed one by one before the rest are summed up in one finding, so a 10,000-line
 #: quote of unknown cables does not bury the vehicle findings.

@@ -5,12 +5,11 @@ from __future__ import annotations
 from apps.catalog.models import Part
 from apps.catalog.services import catalog_snapshot
 from apps.catalog.snapshot import CatalogSnapshot
-
-from .intake import QuoteIntake, quote_intake_parsed
-from .matching import PartRef
-from .models import Quote, VendorPartMapping
-from .parsing import parse_upload
-from .storage import blob_read
+from apps.quotes.intake import QuoteIntake, quote_intake_parsed
+from apps.quotes.matching import PartRef
+from apps.quotes.models import Quote, VendorPartMapping
+from apps.quotes.parsing import parse_upload
+from apps.quotes.storage import blob_read
 
 
 def vendor_key(vendor: str) -> str:

@@ -21,14 +21,13 @@ from django.db import transaction
 
 from apps.catalog.services import catalog_snapshot
 from apps.catalog.snapshot import CatalogSnapshot
-
-from .intake import QuoteIntake, quote_intake_parsed
-from .matching import lines_match, mapping_key
-from .models import Quote, QuoteFile, QuoteLine, QuoteStatus, VendorPartMapping
-from .parsing import ParsedQuote, QuoteParseError, parse_upload
-from .parsing.detect import type_detect
-from .selectors import catalog_part_ids, vendor_key, vendor_mappings
-from .storage import blob_store, display_name_clean
+from apps.quotes.intake import QuoteIntake, quote_intake_parsed
+from apps.quotes.matching import lines_match, mapping_key
+from apps.quotes.models import Quote, QuoteFile, QuoteLine, QuoteStatus, VendorPartMapping
+from apps.quotes.parsing import ParsedQuote, QuoteParseError, parse_upload
+from apps.quotes.parsing.detect import type_detect
+from apps.quotes.selectors import catalog_part_ids, vendor_key, vendor_mappings
+from apps.quotes.storage import blob_store, display_name_clean
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -76,7 +76,7 @@ def blobs_orphaned_sweep(
 ) -> list[str]:
     """Delete stored originals no QuoteFile row points at, once they are older than
     ``older_than`` (younger ones may belong to an upload that is still committing)."""
-    from .models import QuoteFile
+    from apps.quotes.models import QuoteFile
 
     now = now or timezone.now()
     try:

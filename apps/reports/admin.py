@@ -4,7 +4,7 @@ a new PDF is asked for from the review's PDF page."""
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import ReportFile
+from apps.reports.models import ReportFile
 
 
 @admin.register(ReportFile)

@@ -2,7 +2,7 @@
 
 Everything the template prints is decided here (labels, order, number formats, which figures are
 unverified), so the tests assert on this object and the template only lays it out. The verdict
-sentence, check names, sizing rows and charts come from `apps.review.page`: the customer's PDF
+sentence, check names, sizing rows and charts come from `apps.reports.page`: the customer's PDF
 says exactly what the account team's page says.
 """
 
@@ -17,10 +17,9 @@ from typing import Annotated, Any, Literal
 from django.utils.safestring import SafeString
 from pydantic import BaseModel, ConfigDict, PlainValidator
 
-from apps.review import page
-from apps.review.schemas import SEVERITY_ORDER, Finding, ReviewReport
-
-from .charts import LEVEL_LABELS, gauge_svg, number_format
+from apps.reports import page
+from apps.reports.charts import LEVEL_LABELS, gauge_svg, number_format
+from apps.review.engine.schemas import SEVERITY_ORDER, Finding, ReviewReport
 
 
 def _built_svg(value: Any) -> SafeString:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from weasyprint import HTML
 
-from .fetcher import StaticAssetFetcher
+from apps.reports.fetcher import StaticAssetFetcher
 
 
 def pdf_from_html(

@@ -13,10 +13,9 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from apps.review.schemas import ReviewReport
-
-from .context import PageSize, ReportContext, report_context_build
-from .pdf import pdf_from_html
+from apps.reports.context import PageSize, ReportContext, report_context_build
+from apps.reports.pdf import pdf_from_html
+from apps.review.engine.schemas import ReviewReport
 
 
 def report_static_root() -> Path:

@@ -19,18 +19,17 @@ from django.core.files.storage import default_storage
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from apps.review.models import Review
-from apps.review.schemas import ReviewReport
-
-from .context import PageSize
-from .models import ReportFile, ReportStatus
-from .render import report_html, report_static_root
-from .sandbox import (
+from apps.reports.context import PageSize
+from apps.reports.models import ReportFile, ReportStatus
+from apps.reports.render import report_html, report_static_root
+from apps.reports.sandbox import (
     DEFAULT_MEMORY_BYTES,
     DEFAULT_TIMEOUT_S,
     ReportRenderError,
     pdf_render_sandboxed,
 )
+from apps.review.engine.schemas import ReviewReport
+from apps.review.models import Review
 
 logger = logging.getLogger("rightsize.reports")
 
@@ -113,7 +112,7 @@ def _row_for_update(
 
 
 def report_enqueue(*, report_file_id: int) -> None:
-    from .tasks import report_render_task
+    from apps.reports.tasks import report_render_task
 
     result = report_render_task.enqueue(report_file_id)
     ReportFile.objects.filter(pk=report_file_id, task_id="").update(task_id=result.id)

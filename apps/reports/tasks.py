@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from django.tasks import task
 
-from .models import ReportStatus
-from .sandbox import ReportRenderError
-from .services import report_render
+from apps.reports.models import ReportStatus
+from apps.reports.sandbox import ReportRenderError
+from apps.reports.services import report_render
 
 
 @task

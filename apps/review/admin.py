@@ -7,7 +7,7 @@ models are view-only; AuditEvent also refuses save/delete in the model itself.
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import AuditEvent, Review
+from apps.review.models import AuditEvent, Review
 
 
 class ViewOnlyAdmin(admin.ModelAdmin):

@@ -16,9 +16,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from apps.catalog.snapshot import CatalogSnapshot
-
-from .errors import ReviewInputError
-from .schemas import Facility, Workload
+from apps.review.engine.errors import ReviewInputError
+from apps.review.engine.schemas import Facility, Workload
 
 #: Loads from the field guide, by name.
 WORKLOAD_PRESETS: dict[str, dict[str, Any]] = {

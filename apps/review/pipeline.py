@@ -19,9 +19,8 @@ from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.intake import QuoteIntake, quote_intake_parsed
 from apps.quotes.matching import PartRef
 from apps.quotes.parsing import parse_upload
-
-from .engine import ReviewInput, review
-from .schemas import Facility, ReviewReport, Workload
+from apps.review.engine.review import ReviewInput, review
+from apps.review.engine.schemas import Facility, ReviewReport, Workload
 
 VendorMappings = Mapping[str, PartRef]
 

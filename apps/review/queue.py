@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from .models import Review, ReviewStatus, Verdict
+from apps.review.models import Review, ReviewStatus, Verdict
 
 FLAGGED = (Verdict.WARN, Verdict.FAIL)
 VERDICT_CHOICES = [("", "Warn and fail"), (Verdict.FAIL, "Fail"), (Verdict.WARN, "Warn")]

@@ -22,11 +22,10 @@ from pydantic import BaseModel
 from apps.catalog.services import catalog_snapshot
 from apps.quotes.selectors import vendor_mappings
 from apps.quotes.services import quote_upload
+from apps.review.engine.schemas import SEVERITY_ORDER, Facility, ReviewReport, Workload
+from apps.review.models import AuditEvent, Review, ReviewStatus
+from apps.review.pipeline import review_of_upload
 from apps.sites.access import role_of
-
-from .models import AuditEvent, Review, ReviewStatus
-from .pipeline import review_of_upload
-from .schemas import SEVERITY_ORDER, Facility, ReviewReport, Workload
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -18,11 +18,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from apps.review.models import AuditEvent, Review, ReviewStatus
+from apps.review.services import ReviewChanged
 from apps.sites.access import role_of
 from apps.sites.models import Role
-
-from .models import AuditEvent, Review, ReviewStatus
-from .services import ReviewChanged
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -13,7 +13,7 @@ from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
-from .models import Membership, Role
+from apps.sites.models import Membership, Role
 
 INTERNAL_ROLES = frozenset({Role.ACCOUNT_TEAM, Role.FINANCE, Role.ADMIN})
 

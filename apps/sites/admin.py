@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Membership, Organisation, SavedFacility, SavedWorkload
+from apps.sites.models import Membership, Organisation, SavedFacility, SavedWorkload
 
 
 @admin.register(Organisation)

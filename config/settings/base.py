@@ -39,6 +39,8 @@ INSTALLED_APPS = [
     "apps.reports",
     "ninja",
     "apps.api",
+    "apps.web",
+    "apps.cli",
 ]
 
 MIDDLEWARE = [

@@ -1,6 +1,6 @@
 """Local development: `make run`."""
 
-from .base import *  # noqa: F403
-from .base import env_bool
+from config.settings.base import *  # noqa: F403
+from config.settings.base import env_bool
 
 DEBUG = env_bool("DEBUG", True)

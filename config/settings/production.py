@@ -4,8 +4,8 @@ import os
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .base import *  # noqa: F403
-from .base import DATABASES, env_bool
+from config.settings.base import *  # noqa: F403
+from config.settings.base import DATABASES, env_bool
 
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")

@@ -3,8 +3,8 @@
 import tempfile
 from pathlib import Path
 
-from .base import *  # noqa: F403
-from .base import BASE_DIR, DATABASES, TEMPLATES
+from config.settings.base import *  # noqa: F403
+from config.settings.base import BASE_DIR, DATABASES, TEMPLATES
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}

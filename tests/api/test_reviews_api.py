@@ -11,8 +11,8 @@ from django.test import Client
 
 from apps.quotes.models import Quote
 from apps.review import services
+from apps.review.engine.schemas import ReviewReport
 from apps.review.models import Review, ReviewStatus
-from apps.review.schemas import ReviewReport
 from tests.review.factories import report_make, review_make
 
 pytestmark = pytest.mark.django_db

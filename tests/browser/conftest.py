@@ -46,7 +46,7 @@ def browser() -> Iterator[Browser]:
 def site(transactional_db, live_server):  # noqa: ANN001, ANN201
     """The catalog and the demo people in the live server's database."""
     from apps.catalog.services import catalog_load, catalog_snapshot_clear
-    from apps.sites.demo import demo_seed
+    from apps.web.demo import demo_seed
 
     catalog_load()
     demo_seed()

@@ -5,16 +5,15 @@ approves with a comment, and the customer reads the review and finds the report 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from apps.review.models import AuditEvent, Review, ReviewStatus
+from tests.conftest import EXAMPLES
 
 pytestmark = pytest.mark.browser
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
 CEMENT_TRUCK = EXAMPLES / "cement-truck-for-a-school-bus" / "quote.csv"
 NEGATIVE_QTY = EXAMPLES / "bad-negative-quantity" / "quote.csv"
 REVIEW_URL = re.compile(r"/reviews/[0-9a-f-]{36}/$")
@@ -122,7 +121,7 @@ def test_a_stale_page_says_quote_changed_instead_of_overwriting(sessions, site):
     from django.db.models import F
 
     from apps.sites.models import Organisation
-    from tests.review.test_detail_views import review_for
+    from tests.web.test_review_views import review_for
 
     review = review_for(Organisation.objects.get(slug="acme"), User.objects.get(username="account"))
     account = sessions("account")

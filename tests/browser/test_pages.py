@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from apps.review.models import Review
-from apps.sites.demo import demo_reviews_seed
+from apps.web.demo import demo_reviews_seed
 
 pytestmark = pytest.mark.browser
 

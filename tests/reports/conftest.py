@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from tests.review.page_reports import four_semis_report
+from tests.reports.page_reports import four_semis_report
 
 
 def make_review(*, organisation, user, report=None):  # noqa: ANN001, ANN201

@@ -8,6 +8,7 @@ import pytest
 from django.utils.safestring import SafeString
 from pydantic import ValidationError
 
+from apps.reports import page
 from apps.reports.context import (
     ChartRow,
     finding_sources,
@@ -16,9 +17,8 @@ from apps.reports.context import (
     money_format,
     report_context_build,
 )
-from apps.review import page
-from apps.review.schemas import Finding
-from tests.review.page_reports import four_semis_report
+from apps.review.engine.schemas import Finding
+from tests.reports.page_reports import four_semis_report
 
 DAY = dt.date(2025, 3, 14)
 

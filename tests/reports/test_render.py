@@ -18,9 +18,9 @@ from django.utils.html import escape
 from PIL import Image
 
 from apps.reports import fetcher as fetcher_module
+from apps.reports import page
 from apps.reports.render import report_html, report_pdf_bytes
-from apps.review import page
-from tests.review.page_reports import (
+from tests.reports.page_reports import (
     HOSTILE_IMG,
     HOSTILE_LINK,
     HOSTILE_URL,

@@ -12,8 +12,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 
 from apps.quotes.models import Quote, QuoteFile, QuoteStatus
-from apps.review.models import Review, ReviewStatus
-from apps.review.schemas import (
+from apps.review.engine.schemas import (
     BloodPressure,
     Facility,
     Finding,
@@ -24,6 +23,7 @@ from apps.review.schemas import (
     Workload,
     verdict_for,
 )
+from apps.review.models import Review, ReviewStatus
 from apps.sites.models import Organisation
 
 _counter = itertools.count(1)

@@ -10,8 +10,14 @@ from django.utils import timezone
 
 from apps.review.models import AuditEvent, Review, ReviewStatus
 from apps.review.queue import QueueFilters, queue_reviews, spend_choices
-
-from .factories import MEMORY_OK, RACK_POWER_CRITICAL, Finding, quote_make, report_make, review_make
+from tests.review.factories import (
+    MEMORY_OK,
+    RACK_POWER_CRITICAL,
+    Finding,
+    quote_make,
+    report_make,
+    review_make,
+)
 
 pytestmark = pytest.mark.django_db
 

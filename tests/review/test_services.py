@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from apps.review import services
+from apps.review.engine.schemas import Facility, Finding, ReviewReport, Workload
 from apps.review.models import AuditEvent, ReviewStatus
-from apps.review.schemas import Facility, Finding, ReviewReport, Workload
 from apps.review.services import (
     FindingChange,
     ReviewChanged,
@@ -22,8 +22,13 @@ from apps.review.services import (
     review_revise,
     status_for_new_report,
 )
-
-from .factories import MEMORY_OK, RACK_POWER_CRITICAL, quote_make, report_make, review_make
+from tests.review.factories import (
+    MEMORY_OK,
+    RACK_POWER_CRITICAL,
+    quote_make,
+    report_make,
+    review_make,
+)
 
 S = ReviewStatus
 RACK_POWER_OK = Finding(check="rack_power", severity="ok", title="Fits", detail="14.3 of 20 kW")

@@ -17,8 +17,7 @@ from apps.review.workflow import (
     review_decide,
 )
 from apps.sites.models import Role
-
-from .factories import quote_make, review_make
+from tests.review.factories import quote_make, review_make
 
 pytestmark = pytest.mark.django_db
 

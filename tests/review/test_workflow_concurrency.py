@@ -14,8 +14,7 @@ from django.db import connection
 
 from apps.review.models import AuditEvent, Review, ReviewStatus
 from apps.review.workflow import ReviewChanged, review_decide
-
-from .factories import review_make
+from tests.review.factories import review_make
 
 ROUNDS = 5
 

@@ -15,7 +15,7 @@ from django.db.models import F
 from django.test import Client
 from django.utils import timezone
 
-from apps.sites.demo import DEMO_PASSWORD
+from apps.web.demo import DEMO_PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import logging
 
-from .errors import QuoteParseError
-from .schemas import FIELDS, ParsedLine, ParsedQuote
+from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.parsing.schemas import FIELDS, ParsedLine, ParsedQuote
 
 logger = logging.getLogger(__name__)
 
@@ -34,8 +34,8 @@ def parse_upload(data: bytes, filename: str, *, delimiter: str | None = None) ->
     content; ``delimiter`` forces the CSV delimiter after the user resolved an ambiguity.
     Raises only ``QuoteParseError``.
     """
-    from .csv_reader import csv_parse
-    from .detect import type_detect
+    from apps.quotes.parsing.csv_reader import csv_parse
+    from apps.quotes.parsing.detect import type_detect
 
     name = _display_name(filename)
     try:
@@ -43,10 +43,10 @@ def parse_upload(data: bytes, filename: str, *, delimiter: str | None = None) ->
         if kind == "csv":
             return csv_parse(data, file_name=name, delimiter=delimiter)
         if kind == "xlsx":
-            from .xlsx_reader import xlsx_parse
+            from apps.quotes.parsing.xlsx_reader import xlsx_parse
 
             return xlsx_parse(data, file_name=name, inspected=True)
-        from .pdf_reader import pdf_parse
+        from apps.quotes.parsing.pdf_reader import pdf_parse
 
         return pdf_parse(data, file_name=name)
     except QuoteParseError:

@@ -15,7 +15,7 @@ import zipfile
 import zlib
 from collections.abc import Callable
 
-from .errors import QuoteParseError
+from apps.quotes.parsing.errors import QuoteParseError
 
 MAX_UNCOMPRESSED_BYTES = 50 * 1024 * 1024
 MAX_MEMBER_RATIO = 100

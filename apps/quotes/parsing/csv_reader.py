@@ -13,11 +13,17 @@ import io
 import re
 from collections import Counter
 
-from .errors import QuoteParseError
-from .headers import header_map, is_header
-from .schemas import ParsedQuote
-from .table import HEADER_SCAN_ROWS, MAX_COLUMNS, MAX_DATA_ROWS, TableOptions, quote_from_rows
-from .text import text_decode
+from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.parsing.headers import header_map, is_header
+from apps.quotes.parsing.schemas import ParsedQuote
+from apps.quotes.parsing.table import (
+    HEADER_SCAN_ROWS,
+    MAX_COLUMNS,
+    MAX_DATA_ROWS,
+    TableOptions,
+    quote_from_rows,
+)
+from apps.quotes.parsing.text import text_decode
 
 DELIMITERS = (",", ";", "\t", "|")
 _NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}

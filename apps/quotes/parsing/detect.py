@@ -15,9 +15,9 @@ import zipfile
 import zlib
 from pathlib import PurePosixPath
 
-from .archive import archive_inspect
-from .errors import QuoteParseError
-from .schemas import DetectedType
+from apps.quotes.parsing.archive import archive_inspect
+from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.parsing.schemas import DetectedType
 
 OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 ZIP_MAGIC = b"PK\x03\x04"

@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
-from .headers import header_normalize
-from .numbers import currency_detect
+from apps.quotes.parsing.headers import header_normalize
+from apps.quotes.parsing.numbers import currency_detect
 
 # fmt: off
 _META_LABELS: dict[str, tuple[str, ...]] = {

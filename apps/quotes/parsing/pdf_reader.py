@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .errors import QuoteParseError
-from .sandbox import SandboxLimitError, SandboxLimits, sandbox_run
-from .schemas import ParsedQuote
-from .table import TableOptions, quote_from_rows
+from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.parsing.sandbox import SandboxLimitError, SandboxLimits, sandbox_run
+from apps.quotes.parsing.schemas import ParsedQuote
+from apps.quotes.parsing.table import TableOptions, quote_from_rows
 
 WORKER = Path(__file__).with_name("pdf_worker.py")
 ROWS_PER_PAGE = 1000

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .cells import Cell, cell_number
-from .headers import text_fold
-from .numbers import amount_parse
+from apps.quotes.parsing.cells import Cell, cell_number
+from apps.quotes.parsing.headers import text_fold
+from apps.quotes.parsing.numbers import amount_parse
 
 _TOTAL_RE = re.compile(
     r"^(?:grand total|total|totals|gesamtsumme|gesamtbetrag|endsumme|summe|gesamt|"

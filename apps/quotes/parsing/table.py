@@ -13,13 +13,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .cells import Cell, NumberedRow, cell_number, cell_text
-from .errors import QuoteParseError
-from .headers import header_map, is_header
-from .metadata import date_normalize, metadata_read
-from .numbers import amount_parse, currency_detect, decimal_separator_detect, quantity_parse
-from .schemas import DetectedType, ParsedLine, ParsedQuote
-from .summary import Totals, summary_amount, summary_kind
+from apps.quotes.parsing.cells import Cell, NumberedRow, cell_number, cell_text
+from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.parsing.headers import header_map, is_header
+from apps.quotes.parsing.metadata import date_normalize, metadata_read
+from apps.quotes.parsing.numbers import (
+    amount_parse,
+    currency_detect,
+    decimal_separator_detect,
+    quantity_parse,
+)
+from apps.quotes.parsing.schemas import DetectedType, ParsedLine, ParsedQuote
+from apps.quotes.parsing.summary import Totals, summary_amount, summary_kind
 
 MAX_DATA_ROWS = 20_000
 MAX_COLUMNS = 100

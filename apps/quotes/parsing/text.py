@@ -13,7 +13,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from .errors import QuoteParseError
+from apps.quotes.parsing.errors import QuoteParseError
 
 #: Control characters no spreadsheet export writes (tab, CR and LF are fine; so is a trailing
 #: Ctrl-Z, which old DOS tools append and we strip).

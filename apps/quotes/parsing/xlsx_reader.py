@@ -16,12 +16,18 @@ from collections.abc import Iterator
 import openpyxl.xml
 import python_calamine
 
-from .archive import archive_inspect
-from .cells import Cell, NumberedRow, cell_text
-from .errors import QuoteParseError
-from .headers import header_map, is_header
-from .schemas import ParsedQuote
-from .table import HEADER_SCAN_ROWS, MAX_COLUMNS, MAX_DATA_ROWS, TableOptions, quote_from_rows
+from apps.quotes.parsing.archive import archive_inspect
+from apps.quotes.parsing.cells import Cell, NumberedRow, cell_text
+from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.parsing.headers import header_map, is_header
+from apps.quotes.parsing.schemas import ParsedQuote
+from apps.quotes.parsing.table import (
+    HEADER_SCAN_ROWS,
+    MAX_COLUMNS,
+    MAX_DATA_ROWS,
+    TableOptions,
+    quote_from_rows,
+)
 
 # openpyxl is not used to read uploads, but other code (exports, tests) writes and may read
 # workbooks with it: make sure it parses XML through defusedxml, as RELIABILITY.md item 6 asks.

@@ -9,8 +9,7 @@ import pytest
 
 from apps.quotes.parsing import ParsedQuote, QuoteParseError, parse_upload
 from tests.conftest import EXAMPLES
-
-from .conftest import csv_bytes
+from tests.quotes.parsing.conftest import csv_bytes
 
 
 def parse(data: bytes, name: str = "quote.csv", **kwargs) -> ParsedQuote:

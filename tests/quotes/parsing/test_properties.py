@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 
 from apps.quotes.parsing import ParsedQuote, QuoteParseError, parse_upload
 from tests.fixtures.hostile import HEADER, xlsx_bytes
-
-from .conftest import SAMPLES
+from tests.quotes.parsing.conftest import SAMPLES
 
 # Printable text as a vendor might type it: no control characters, surrogates, unassigned
 # code points or line/paragraph separators; no leading "=" (a formula in XLSX), trimmed.

@@ -6,8 +6,7 @@ from __future__ import annotations
 from decimal import Decimal as D
 
 from apps.quotes.parsing import ParsedQuote, parse_upload
-
-from .conftest import SAMPLES
+from tests.quotes.parsing.conftest import SAMPLES
 
 
 def parse_sample(name: str) -> ParsedQuote:

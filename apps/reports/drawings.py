@@ -1,0 +1,265 @@
+"""The review page's pictures: the quoted vehicles with their NVLink domains drawn, the
+blood-pressure gauges, demand against capacity and the rack against the room.
+
+Pure functions of the report, shared by the page and the PDF. Two Supermicro PCIe servers with
+four L40S each draw as two work vans with four loose GPU squares apiece; a DGX B200 as a semi
+with one box around eight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from apps.reports.charts import (
+    demand_capacity_svg,
+    gauge_svg,
+    number_format,
+    rack_power_svg,
+    vehicle_name,
+    vehicle_svg,
+)
+from apps.review.engine.schemas import QuotedSystem, ReviewReport
+
+COOLING_LABELS = {
+    "air": "air",
+    "air_rdhx": "air with rear-door heat exchangers",
+    "liquid": "liquid",
+    "air_or_liquid": "air or liquid",
+}
+
+
+# --- vehicles ------------------------------------------------------------------------------------
+
+GPU_SIZE, GPU_GAP, GPUS_PER_ROW = 12, 4, 18
+
+
+def nvlink_domain_svg(gpus: int, domain: int) -> SafeString:
+    """The engines inside one vehicle, boxed by NVLink domain.
+
+    An 8-GPU HGX draws one box around eight squares; two PCIe servers with four L40S each draw
+    four loose squares per server, each GPU its own island passing notes over PCIe.
+    """
+    gpus, domain = max(gpus, 0), max(domain, 1)
+    columns = min(max(gpus, 1), GPUS_PER_ROW)
+    rows = max(1, -(-gpus // GPUS_PER_ROW))
+    width = 8 + columns * (GPU_SIZE + GPU_GAP) + 4
+    height = 8 + rows * (GPU_SIZE + GPU_GAP) + 4
+    parts = []
+    if domain > 1:
+        for start in range(0, gpus, domain):
+            cells = range(start, min(start + domain, gpus))
+            xs = [_cell(i)[0] for i in cells]
+            ys = [_cell(i)[1] for i in cells]
+            parts.append(
+                f'<rect class="domain" x="{min(xs) - 3}" y="{min(ys) - 3}" '
+                f'width="{max(xs) - min(xs) + GPU_SIZE + 6}" '
+                f'height="{max(ys) - min(ys) + GPU_SIZE + 6}" rx="4" fill="#e3f0fa" '
+                f'stroke="#0f5e9c" stroke-width="1.5"/>'
+            )
+    for i in range(gpus):
+        x, y = _cell(i)
+        parts.append(
+            f'<rect class="gpu" x="{x}" y="{y}" width="{GPU_SIZE}" height="{GPU_SIZE}" rx="2" '
+            f'fill="#4a7fa7" stroke="#1f2933" stroke-width="0.8"/>'
+        )
+    if domain > 1:
+        title = f"{gpus} GPUs in NVLink domains of {domain}"
+    else:
+        title = f"{gpus} GPUs, each on its own (PCIe only)"
+    return mark_safe(  # every value interpolated is an int we computed
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart chart-domain" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{escape(title)}"><title>{escape(title)}</title>{"".join(parts)}</svg>'
+    )
+
+
+def _cell(index: int) -> tuple[int, int]:
+    row, column = divmod(index, GPUS_PER_ROW)
+    return 6 + column * (GPU_SIZE + GPU_GAP), 6 + row * (GPU_SIZE + GPU_GAP)
+
+
+@dataclass(frozen=True)
+class VehicleCard:
+    system: QuotedSystem
+    vehicle: str
+    drawing: str
+    domains: SafeString
+    domain_sentence: str
+    power_kw_total: float | None
+    power_text: str
+    cooling_label: str
+    cpu_label: str
+
+
+def _power(kw: float) -> str:
+    """Desk machines in watts (a DGX Spark draws 240 W), servers and racks in kW."""
+    return f"{number_format(kw * 1000)} W" if kw < 1 else f"{number_format(kw)} kW"
+
+
+def vehicle_cards(systems: list[QuotedSystem]) -> list[VehicleCard]:
+    cards = []
+    for system in systems:
+        vehicle = system.vehicle or vehicle_name(system.form_factor)
+        domain = system.nvlink_domain_gpus or 1
+        if system.gpus_per_system == 0:
+            sentence = "No GPUs: a chassis waiting for engines."
+        elif system.gpus_per_system == 1:
+            sentence = "One GPU: the whole job rides on one engine."
+        elif domain <= 1:
+            sentence = (
+                f"{system.gpus_per_system} GPUs that pass notes over PCIe: "
+                "no NVLink domain bigger than one GPU."
+            )
+        elif domain >= system.gpus_per_system:
+            sentence = f"All {system.gpus_per_system} GPUs in one NVLink domain."
+        else:
+            sentence = (
+                f"{system.gpus_per_system} GPUs in NVLink domains of {domain}, "
+                "joined to each other over PCIe."
+            )
+        total = system.power_kw * system.quantity if system.power_kw is not None else None
+        power = "not known"
+        if system.power_kw is not None:
+            power = f"{_power(system.power_kw)} each"
+            if system.quantity > 1 and total is not None:
+                power += f", {_power(total)} for {system.quantity}"
+        cards.append(
+            VehicleCard(
+                system=system,
+                vehicle=vehicle,
+                drawing=vehicle_svg(system.form_factor, label=f"{system.quantity} × {vehicle}"),
+                domains=nvlink_domain_svg(system.gpus_per_system, domain),
+                domain_sentence=sentence,
+                power_kw_total=total,
+                power_text=power,
+                cooling_label=COOLING_LABELS.get(system.cooling, system.cooling).capitalize(),
+                cpu_label={"x86": "x86", "arm": "Arm"}.get(system.cpu_arch, system.cpu_arch),
+            )
+        )
+    return cards
+
+
+FORM_FACTOR_OF_VEHICLE = {
+    "moped": "phone",
+    "motorcycle": "laptop",
+    "compact car": "desktop",
+    "sedan": "workstation",
+    "station wagon": "workstation",
+    "work van": "pcie_server",
+    "semi": "nvl8_server",
+    "freight train": "rack_nvl72",
+}
+
+
+def recommendation_drawing(report: ReviewReport) -> str | None:
+    """The right-fit vehicle drawn like the quoted ones, so the two can be compared at a glance."""
+    rec = report.recommendation
+    if rec is None:
+        return None
+    form_factor = FORM_FACTOR_OF_VEHICLE.get(rec.vehicle, "")
+    return vehicle_svg(form_factor, label=f"{rec.quantity} × {rec.vehicle or rec.name}")
+
+
+# --- charts and gauges ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Chart:
+    key: str
+    svg: str
+    caption: str
+
+
+def charts(report: ReviewReport) -> list[Chart]:
+    """Demand against capacity where both are known, and the rack against the room."""
+    sizing, workload, facility = report.sizing, report.workload, report.facility
+    drawn: list[Chart] = []
+    domain_job = (
+        sizing.domain_job_memory_gb
+        if sizing.domain_job_memory_gb is not None
+        else sizing.job_memory_gb
+    )
+    if domain_job is not None and sizing.nvlink_domain_memory_gb is not None:
+        serving = workload is not None and workload.kind.is_inference
+        drawn.append(
+            Chart(
+                "memory",
+                demand_capacity_svg(
+                    domain_job,
+                    sizing.nvlink_domain_memory_gb,
+                    unit="GB",
+                    label=(
+                        "One model copy against one NVLink domain"
+                        if serving
+                        else "Biggest job against one NVLink domain"
+                    ),
+                ),
+                (
+                    "A copy of the model and one conversation must ride in one coupled vehicle; "
+                    "more users ride in more copies. Past the dashed line a copy is split."
+                    if serving
+                    else "The job must ride in one coupled vehicle: past the dashed line it "
+                    "is split."
+                ),
+            )
+        )
+    if workload is not None and sizing.max_concurrent_users is not None:
+        speed = number_format(workload.tokens_per_sec_per_user)
+        drawn.append(
+            Chart(
+                "users",
+                demand_capacity_svg(
+                    workload.concurrent_users,
+                    sizing.max_concurrent_users,
+                    unit="users",
+                    label=f"Users at {speed} tokens/s each",
+                ),
+                "Seats on the bus: users asked for against users the quote serves at that speed.",
+            )
+        )
+    if workload is not None and workload.fp64_tflops and sizing.fp64_tflops is not None:
+        drawn.append(
+            Chart(
+                "fp64",
+                demand_capacity_svg(
+                    workload.fp64_tflops, sizing.fp64_tflops, unit="TFLOPS", label="FP64"
+                ),
+                "Sustained 64-bit rate the science needs against what the engines give.",
+            )
+        )
+    if (
+        facility is not None
+        and facility.site == "datacenter"
+        and facility.rack_power_kw
+        and sizing.rack_power_kw is not None
+    ):
+        drawn.append(
+            Chart(
+                "rack",
+                rack_power_svg(
+                    sizing.rack_power_kw,
+                    facility.rack_power_kw,
+                    racks_needed=sizing.racks_needed,
+                    racks_available=facility.racks_available,
+                ),
+                "One rack's draw against the kW the room is qualified for.",
+            )
+        )
+    return drawn
+
+
+@dataclass(frozen=True)
+class Gauges:
+    finance: str
+    facilities: str
+
+
+def gauges(report: ReviewReport) -> Gauges:
+    bp = report.blood_pressure
+    return Gauges(
+        finance=gauge_svg(bp.finance.level, label="Finance"),
+        facilities=gauge_svg(bp.facilities.level, label="Facilities"),
+    )

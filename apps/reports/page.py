@@ -1,0 +1,374 @@
+"""What the review page shows, built once from the stored report: the verdict in one sentence,
+findings grouped by check, the quoted vehicles drawn, the sizing numbers and the charts.
+
+Pure functions of `ReviewReport` (plus the stored quote lines for their errors), so the page, its
+htmx partial, the PDF and the tests all read the same words and numbers. A DGX B300 quoted for a
+100-user assistant becomes "Look again before anyone signs: needed a school bus, bought a cement
+truck", with utilization 12 % in the sizing. The drawings are in `page_drawings`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from apps.reports.charts import number_format, vehicle_name
+
+# The pictures live next door; the page and the PDF read them through this module.
+from apps.reports.drawings import (  # noqa: F401
+    COOLING_LABELS,
+    Chart,
+    Gauges,
+    VehicleCard,
+    charts,
+    gauges,
+    nvlink_domain_svg,
+    recommendation_drawing,
+    vehicle_cards,
+)
+from apps.review.engine.schemas import SEVERITY_ORDER, Facility, Finding, ReviewReport, Workload
+
+# Check id -> (label, the question it answers). The order is the page's reading order:
+# does it add up, does it fit, does it run, does the building take it.
+CHECKS: dict[str, tuple[str, str]] = {
+    "quote_lines": ("Quote lines", "Does the quote add up, and do we know every part?"),
+    "memory_fit": ("Memory fit", "Does the biggest job fit in the GPUs' memory?"),
+    "nvlink_domain": ("NVLink domain", "Does the biggest job ride in one coupled vehicle?"),
+    "fp64": ("FP64", "Is there a 64-bit engine for the science?"),
+    "throughput": ("Throughput", "How fast for each user, and for how many?"),
+    "utilization": ("Utilization", "How much of it would sit idle?"),
+    "rack_power": ("Rack power", "Does the room have the power per rack?"),
+    "cooling": ("Cooling", "Can the room carry the heat away?"),
+    "floor_load": ("Floor load", "Can the floor hold it?"),
+    "circuit": ("Circuit", "Will the wall circuit hold it?"),
+    "arch_portability": ("Arm and x86", "Will the software move from the desk to production?"),
+}
+SEVERITY_LABELS = {"ok": "OK", "info": "Note", "warning": "Warning", "critical": "Critical"}
+VERDICT_LABELS = {"pass": "Pass", "warn": "Warn", "fail": "Fail"}
+MATCH_LABELS = {
+    "exact": "Exact",
+    "alias": "Alias",
+    "fuzzy": "Fuzzy: confirm",
+    "ambiguous": "Ambiguous: pick one",
+    "none": "No match",
+}
+NEEDS_CONFIRMATION = frozenset({"fuzzy", "ambiguous"})
+# What a customer reads about where the quote is: Finance's workflow stays internal.
+CUSTOMER_STATUS = {
+    "clear": "Reviewed",
+    "approved": "Reviewed",
+    "pending": "In review",
+    "changes_requested": "In review",
+    "rejected": "In review",
+}
+
+
+def _lowercase_start(text: str) -> str:
+    """ "The fine-tune…" -> "the fine-tune…", "A house…" -> "a house…", but "DGX B300…" and
+    "I" stay as written."""
+    word = text.split(" ", 1)[0]
+    plain = word[1:].islower() if len(word) > 1 else word not in {"", "I"}
+    if word and word[0].isupper() and plain:
+        return text[0].lower() + text[1:]
+    return text
+
+
+def verdict_sentence(report: ReviewReport) -> str:
+    """The whole review in one sentence, in the field guide's voice.
+
+    fail: "Back corner of the lot: needed a cement truck, bought a muscle car."; warn: "Look
+    again before anyone signs: needed a school bus, bought a cement truck."; pass: "A right
+    fit: 1 × semi carries this load in this room."
+    """
+    critical = [f for f in report.findings if f.severity == "critical"]
+    warnings = [f for f in report.findings if f.severity == "warning"]
+    if critical:
+        more = f" (and {len(critical) - 1} more critical)" if len(critical) > 1 else ""
+        title = _lowercase_start(critical[0].title.rstrip("."))
+        return f"Back corner of the lot: {title}{more}."
+    if warnings:
+        more = f" (and {len(warnings) - 1} more warnings)" if len(warnings) > 1 else ""
+        title = _lowercase_start(warnings[0].title.rstrip("."))
+        return f"Look again before anyone signs: {title}{more}."
+    fleet = ", ".join(
+        f"{s.quantity} × {s.vehicle or vehicle_name(s.form_factor)}" for s in report.systems
+    )
+    return f"A right fit: {fleet or 'the quote'} carries this load in this room."
+
+
+METRIC_UNITS: list[tuple[str, str]] = [
+    ("_tokens_per_sec", "tokens/s"),
+    ("_per_sqft", "lb/sq ft"),
+    ("_gb", "GB"),
+    ("_tbs", "TB/s"),
+    ("_gbs", "GB/s"),
+    ("_kw", "kW"),
+    ("_w", "W"),
+    ("_pct", "%"),
+    ("_tflops", "TFLOPS"),
+    ("_lb", "lb"),
+    ("_usd", "USD"),
+    ("_a", "A"),
+    ("_v", "V"),
+]
+
+
+@dataclass(frozen=True)
+class Metric:
+    label: str
+    value: str
+    unit: str
+
+
+def metric(key: str, value: Any) -> Metric:
+    """ "rack_power_kw": 57.2 -> Metric("rack power", "57.2", "kW"); text stays text."""
+    unit = ""
+    for suffix, name in METRIC_UNITS:
+        if key.endswith(suffix):
+            key, unit = key[: -len(suffix)], name
+            break
+    if isinstance(value, str) and unit == "USD":
+        value = _number_or_text(value)  # money arrives as a decimal string: "528600.00"
+    if isinstance(value, bool) or value is None:
+        shown = {True: "yes", False: "no", None: "—"}[value]
+    elif isinstance(value, int | float):
+        shown = number_format(float(value))
+    elif isinstance(value, list | tuple):
+        shown = ", ".join(str(v) for v in value)
+    else:
+        shown = str(value)
+    return Metric(key.replace("_", " "), shown, unit)
+
+
+def _number_or_text(value: str) -> float | str:
+    try:
+        return float(value)
+    except ValueError:
+        return value
+
+
+@dataclass(frozen=True)
+class FindingView:
+    finding: Finding
+    severity_label: str
+    metrics: list[Metric]
+
+    @property
+    def has_workings(self) -> bool:
+        f = self.finding
+        return bool(f.formula or f.lever or f.sources or f.unverified)
+
+
+@dataclass(frozen=True)
+class FindingGroup:
+    check: str
+    label: str
+    question: str
+    worst: str
+    worst_label: str
+    findings: list[FindingView]
+
+
+def findings_grouped(report: ReviewReport) -> list[FindingGroup]:
+    """One group per check in reading order, worst first; unknown checks (added later) last."""
+    by_check: dict[str, list[Finding]] = {}
+    for finding in report.findings:
+        by_check.setdefault(finding.check, []).append(finding)
+    order = list(CHECKS) + sorted(c for c in by_check if c not in CHECKS)
+    groups = []
+    for check in order:
+        if check not in by_check:
+            continue
+        findings = sorted(by_check[check], key=lambda f: -SEVERITY_ORDER.index(f.severity))
+        label, question = CHECKS.get(check, (check.replace("_", " ").capitalize(), ""))
+        views = [
+            FindingView(
+                f, SEVERITY_LABELS[f.severity], [metric(k, v) for k, v in f.metrics.items()]
+            )
+            for f in findings
+        ]
+        worst = findings[0].severity
+        groups.append(FindingGroup(check, label, question, worst, SEVERITY_LABELS[worst], views))
+    return groups
+
+
+COUNT_WORDS = {
+    "critical": ("critical", "critical"),
+    "warning": ("warning", "warnings"),
+    "info": ("note", "notes"),
+    "ok": ("check passed", "checks passed"),
+}
+
+
+@dataclass(frozen=True)
+class ChangeView:
+    """One check that moved between two reports, with the check's name for the reader."""
+
+    check: str
+    label: str
+    title: str
+    before: str | None
+    after: str | None
+    change: str
+
+
+def changes(diff: list[Any]) -> list[ChangeView]:
+    """review_diff's changes in reading order, each named ("Memory fit: …")."""
+    order = list(CHECKS)
+    ranked = sorted(diff, key=lambda c: order.index(c.check) if c.check in order else len(order))
+    return [
+        ChangeView(
+            c.check,
+            CHECKS.get(c.check, (c.check.replace("_", " ").capitalize(), ""))[0],
+            c.title,
+            c.before,
+            c.after,
+            c.change,
+        )
+        for c in ranked
+    ]
+
+
+def severity_counts(report: ReviewReport) -> list[tuple[str, int, str]]:
+    """[("critical", 1, "critical"), ("ok", 5, "checks passed")], worst first, zeros left out."""
+    counts = dict.fromkeys(reversed(SEVERITY_ORDER), 0)
+    for finding in report.findings:
+        counts[finding.severity] += 1
+    return [(severity, n, COUNT_WORDS[severity][n != 1]) for severity, n in counts.items() if n]
+
+
+# --- sizing and charts ---------------------------------------------------------------------------
+
+SIZING_ROWS: list[tuple[str, str, str]] = [
+    ("job_memory_gb", "Memory of the biggest single job", "GB"),
+    ("nvlink_domain_memory_gb", "Memory in one NVLink domain", "GB"),
+    ("decode_tokens_per_sec_bound", "One conversation, bandwidth bound", "tokens/s"),
+    ("tokens_per_sec_per_user", "Per user at the asked load", "tokens/s"),
+    ("max_concurrent_users", "Users served at the asked speed", "users"),
+    ("fp64_tflops", "FP64 on the quote", "TFLOPS"),
+    ("utilization_pct", "Utilization at the asked load", "%"),
+    ("power_kw", "Power, every system at maximum", "kW"),
+    ("rack_power_kw", "Power per rack", "kW"),
+    ("racks_needed", "Racks needed", "racks"),
+    ("weight_lb", "Weight, every system", "lb"),
+]
+
+
+@dataclass(frozen=True)
+class SizingRow:
+    key: str
+    label: str
+    value: str
+    unit: str
+    was: str | None = None  # the value before an edit, when it moved
+
+
+def sizing_rows(report: ReviewReport, *, before: ReviewReport | None = None) -> list[SizingRow]:
+    """The sizing numbers that apply (null ones are left out, as the contract says).
+
+    After an edit, a number that moved keeps its old value beside it: 100 users asked of a
+    quote that serves 40, raised to 200, shows "users served 40" unchanged and "utilization
+    was 250 %".
+    """
+    rows = []
+    for key, label, unit in SIZING_ROWS:
+        value = getattr(report.sizing, key)
+        if value is None:
+            continue
+        shown = number_format(float(value))
+        was = None
+        if before is not None:
+            old = getattr(before.sizing, key)
+            old_shown = "—" if old is None else number_format(float(old))
+            was = old_shown if old_shown != shown else None
+        rows.append(SizingRow(key, label, shown, unit, was))
+    return rows
+
+
+@dataclass
+class LineRow:
+    """A quote line as the page shows it: the report's view plus the stored row's errors."""
+
+    line: Any
+    errors: list[str] = field(default_factory=list)
+    quote_line_id: int | None = None
+    part_id: int | None = None
+    needs_confirmation: bool = False
+    match_label: str = ""
+
+
+def line_rows(report: ReviewReport, stored: dict[int, Any]) -> list[LineRow]:
+    """Join the report's lines with the stored QuoteLine rows (keyed by line number)."""
+    rows = []
+    for line in report.quote.lines:
+        row = stored.get(line.line)
+        rows.append(
+            LineRow(
+                line=line,
+                errors=list(row.errors) if row is not None else [],
+                quote_line_id=row.pk if row is not None else None,
+                part_id=row.part_id if row is not None else None,
+                needs_confirmation=line.match in NEEDS_CONFIRMATION and row is not None,
+                match_label=MATCH_LABELS.get(line.match, line.match),
+            )
+        )
+    return rows
+
+
+KIND_WORDS = {
+    "inference": "inference",
+    "rag": "RAG",
+    "training": "training",
+    "fine_tuning": "full fine-tuning",
+    "lora": "LoRA fine-tuning",
+    "hpc": "FP64 HPC",
+    "vision": "computer vision",
+    "vdi": "virtual desktops",
+    "development": "development",
+}
+
+
+def load_sentence(workload: Workload | None) -> str:
+    """ "inference, Qwen3-32B at FP8, 100 users at 15 tokens/s, 8,192-token context" """
+    if workload is None:
+        return ""
+    parts = [KIND_WORDS.get(workload.kind, str(workload.kind))]
+    if workload.model is not None:
+        name = workload.model if isinstance(workload.model, str) else workload.model.name
+        parts.append(f"{name} at {workload.precision.upper()}")
+    if workload.kind.is_inference and workload.model is not None:
+        users = workload.concurrent_users
+        parts.append(
+            f"{users:,} user{'s' if users != 1 else ''} at "
+            f"{number_format(workload.tokens_per_sec_per_user)} tokens/s"
+        )
+        parts.append(f"{workload.context_tokens:,}-token context")
+    if workload.memory_gb:
+        parts.append(f"a {number_format(workload.memory_gb)} GB job")
+    if workload.fp64_tflops:
+        parts.append(f"{number_format(workload.fp64_tflops)} TFLOPS of FP64")
+    return ", ".join(parts)
+
+
+def room_sentence(facility: Facility | None) -> str:
+    """ "15 kW per rack, 4 racks, air cooling, floor rated 250 lb/sq ft" """
+    if facility is None:
+        return ""
+    if facility.site == "office":
+        if facility.circuit_volts and facility.circuit_amps:
+            volts, amps = (
+                number_format(facility.circuit_volts),
+                number_format(facility.circuit_amps),
+            )
+            return f"an office, on a {volts} V / {amps} A circuit"
+        return "an office"
+    parts = []
+    if facility.rack_power_kw:
+        parts.append(f"{number_format(facility.rack_power_kw)} kW per rack")
+    if facility.racks_available is not None:
+        n = facility.racks_available
+        parts.append(f"{n} rack{'s' if n != 1 else ''}")
+    parts.append(f"{COOLING_LABELS.get(facility.cooling, facility.cooling)} cooling")
+    if facility.floor_load_lb_per_sqft:
+        parts.append(f"floor rated {number_format(facility.floor_load_lb_per_sqft)} lb/sq ft")
+    return ", ".join(parts)

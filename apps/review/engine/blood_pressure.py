@@ -1,0 +1,269 @@
+"""The blood-pressure checks: how Finance and Facilities react when they read the quote.
+
+Finance reacts to spend (calm under $10k: "expensed it without reading the receipt"; raised under
+$100k; high under $1M; crisis above), one level higher when most of it would sit idle, and at
+least high when the vehicle does not fit the load: "nothing was wasted on paper, everything was
+wasted in practice".
+
+Facilities reacts to the building: calm for a desk outlet; raised for a dedicated circuit or a
+normal rack with PDUs to check; high for new power or cooling per rack (RDHX, a rack over its
+qualification, a floor over its rating, not enough racks); crisis when liquid cooling is missing
+or a rack needs three or more times its qualification.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from apps.review.engine.checks._common import num, pct, usd
+from apps.review.engine.checks.circuit import amps_needed
+from apps.review.engine.checks.context import WASTE_IDLE_SHARE, ReviewContext
+from apps.review.engine.schemas import LEVEL_ORDER, BloodPressure, Finding, Level, Pressure
+from apps.review.engine.sizing.facility import (
+    DESK_AMPS,
+    DESK_OUTLET_W,
+    DESK_VOLTS,
+    OVERLOAD_CRISIS_RATIO,
+    circuit_continuous_w,
+    cooling_severity,
+    floor_severity,
+)
+
+WRONG_FIT_CHECKS = frozenset({"memory_fit", "nvlink_domain", "fp64", "throughput"})
+DEFAULT_FINANCE_THRESHOLDS = (10_000, 100_000, 1_000_000)
+
+Reason = tuple[int, str]
+
+
+def spend_level(amount: Decimal | None, thresholds: Sequence[float]) -> int:
+    """0 calm, 1 raised, 2 high, 3 crisis by the spend thresholds (USD)."""
+    if amount is None:
+        return 0
+    for level, limit in enumerate(thresholds):
+        if amount < Decimal(str(limit)):
+            return level
+    return len(thresholds)
+
+
+def _pressure(reasons: list[Reason]) -> Pressure:
+    """The highest level reached, with its reasons first."""
+    level = max((lvl for lvl, _ in reasons), default=0)
+    ordered = [text for _, text in sorted(reasons, key=lambda r: -r[0])]
+    name: Level = LEVEL_ORDER[level]  # type: ignore[assignment]
+    return Pressure(level=name, reasons=ordered)
+
+
+def finance_pressure(
+    ctx: ReviewContext, findings: Sequence[Finding], thresholds: Sequence[float]
+) -> Pressure:
+    spend = ctx.spend
+    amount = spend.amount
+    base = spend_level(amount, thresholds)
+    note = "" if spend.basis == "quote total" else f" ({spend.basis})"
+    if amount is None:
+        text = "No prices on the quote: Finance has nothing to react to yet."
+    else:
+        money = f"{usd(amount)}{note}"
+        text = (
+            f"Finance expensed it without reading the receipt: {money}.",
+            f"Finance shrugs at {money}; a “You sure you need this?” email may have been written.",
+            f"Finance clears their throat: {money} is over the {usd(thresholds[1])} line.",
+            f"Finance is out in the parking lot having a moment: {money}. Just why.",
+        )[base]
+    reasons: list[Reason] = [(base, text)]
+    if spend.currency and spend.currency.upper() != "USD":
+        reasons.append(
+            (
+                base,
+                f"Thresholds are in USD; the quote is in {spend.currency} and was not converted.",
+            )
+        )
+    level = base
+    use = ctx.utilization
+    flagged = any(
+        f.check == "utilization" and f.severity in {"warning", "critical"} for f in findings
+    )
+    if use is not None and flagged and use.idle_share >= WASTE_IDLE_SHARE:
+        level = min(3, level + 1)
+        money = f": roughly {usd(use.idle_usd)} producing nothing" if use.idle_usd else ""
+        bus = " Needed a school bus, bought a cement truck." if use.training_grade else ""
+        reasons.append((level, f"About {pct(use.idle_share)} of it would sit idle{money}.{bus}"))
+    wrong = [f for f in findings if f.check in WRONG_FIT_CHECKS and f.severity == "critical"]
+    if wrong:
+        level = max(level, 2)
+        titles = "; ".join(dict.fromkeys(f.title for f in wrong))
+        reasons.append(
+            (
+                level,
+                "Nothing was wasted on paper, everything was wasted in practice: "
+                f"{titles}. After it fails, the right-fit system still has to be bought.",
+            )
+        )
+    return _pressure(reasons)
+
+
+def facilities_pressure(ctx: ReviewContext) -> Pressure:
+    if ctx.facility.site == "office":
+        return _office_pressure(ctx)
+    return _datacenter_pressure(ctx)
+
+
+def _office_pressure(ctx: ReviewContext) -> Pressure:
+    volts = ctx.facility.circuit_volts or DESK_VOLTS
+    amps = ctx.facility.circuit_amps or DESK_AMPS
+    limit = circuit_continuous_w(volts, amps)
+    reasons: list[Reason] = []
+    for vehicle in ctx.vehicles:
+        system = vehicle.system
+        if system.cooling == "liquid":
+            reasons.append(
+                (
+                    3,
+                    f"A liquid-cooled {vehicle.name} in an office: "
+                    "there is no facility water at a desk.",
+                )
+            )
+        if system.power_kw is None:
+            reasons.append((1, f"The {vehicle.name}'s power is unknown; Facilities will want it."))
+            continue
+        watts = system.power_kw * 1000
+        if watts >= limit * OVERLOAD_CRISIS_RATIO:
+            reasons.append(
+                (
+                    3,
+                    f"{num(watts)} W in an office wired for {num(limit)} W per circuit "
+                    f"({num(watts / limit)}×): this is a data-center vehicle, and the people "
+                    "upstairs will hear it.",
+                )
+            )
+        elif watts > volts * amps:
+            reasons.append(
+                (
+                    2,
+                    f"New power: {num(watts)} W is more than a {num(amps)} A breaker "
+                    "passes at all.",
+                )
+            )
+        elif watts > DESK_OUTLET_W:
+            needed = amps_needed(watts, volts) or amps
+            reasons.append(
+                (
+                    1,
+                    f"The {vehicle.name}'s listed {num(watts)} W and its required {needed}-amp "
+                    "circuit get a walk-in from the Facilities team.",
+                )
+            )
+        else:
+            reasons.append(
+                (
+                    0,
+                    f"Facilities didn't even notice: the {vehicle.name} draws {num(watts)} W and "
+                    "plugs into any desk outlet.",
+                )
+            )
+    if not reasons:
+        reasons.append((0, "Nothing on the quote needs power from the building."))
+    return _pressure(reasons)
+
+
+def _datacenter_pressure(ctx: ReviewContext) -> Pressure:
+    facility = ctx.facility
+    budget = facility.rack_power_kw
+    reasons: list[Reason] = []
+    if ctx.racks:
+        # every data-center system gets the walk-through; say it once, for the densest rack
+        densest, densest_plan = max(ctx.racks, key=lambda item: item[1].rack_kw or 0.0)
+        if densest_plan.rack_kw is not None and budget is not None:
+            reasons.append(
+                (
+                    1,
+                    f"Facilities asks which rack, checks the PDUs and the cooling capacity: "
+                    f"{num(densest_plan.rack_kw)} kW of {densest.name} in a {num(budget)} kW rack.",
+                )
+            )
+        else:
+            reasons.append(
+                (1, f"Facilities asks which rack and checks the PDUs for the {densest.name}.")
+            )
+    for vehicle, plan in ctx.racks:
+        name = vehicle.name
+        rack_kw = plan.rack_kw
+        ratio = plan.overload_ratio
+        if plan.single_over_budget and ratio is not None:
+            if ratio >= OVERLOAD_CRISIS_RATIO:
+                reasons.append(
+                    (
+                        3,
+                        f"“This room qualified for {num(budget or 0)} kW rack and you want "
+                        f"{num(rack_kw or 0)} kW!” ({num(ratio)}× the qualification.)",
+                    )
+                )
+            else:
+                reasons.append(
+                    (
+                        2,
+                        f"New power per rack: {num(rack_kw or 0)} kW against a "
+                        f"{num(budget or 0)} kW qualification.",
+                    )
+                )
+        if plan.short_of_racks:
+            reasons.append(
+                (
+                    2,
+                    f"{plan.racks_needed} racks of {name} needed and the room has "
+                    f"{plan.racks_available}: new racks, new power.",
+                )
+            )
+        cooling = cooling_severity(vehicle.system.cooling, facility.cooling, rack_kw)
+        if cooling == "critical" and vehicle.system.cooling == "liquid":
+            reasons.append(
+                (
+                    3,
+                    f"Without rails in place, you are going nowhere: a liquid-only {name} in a "
+                    "room without facility water. Facilities may be questioning past and future "
+                    "career choices.",
+                )
+            )
+        elif cooling == "critical":
+            reasons.append(
+                (
+                    3,
+                    f"{num(rack_kw or 0)} kW in one rack is more than the room's air can remove: "
+                    "it needs liquid cooling the room does not have.",
+                )
+            )
+        elif cooling == "warning":
+            need = "rear-door heat exchangers" if facility.cooling == "air" else "liquid cooling"
+            reasons.append(
+                (
+                    2,
+                    "Facilities asks about airflow, then asks again, not believing you: "
+                    f"{num(rack_kw or 0)} kW per rack needs {need}.",
+                )
+            )
+        floor = floor_severity(plan.floor_lb_per_sqft, facility.floor_load_lb_per_sqft)
+        if floor in {"warning", "critical"}:
+            reasons.append(
+                (
+                    2,
+                    "You mention the raised floor and they stare at you sideways: "
+                    f"{num(plan.floor_lb_per_sqft or 0)} lb/sq ft on a floor rated "
+                    f"{num(facility.floor_load_lb_per_sqft or 0)}.",
+                )
+            )
+    if not reasons:
+        reasons.append((0, "Nothing on the quote needs a rack."))
+    return _pressure(reasons)
+
+
+def blood_pressure_for(
+    ctx: ReviewContext,
+    findings: Sequence[Finding],
+    *,
+    thresholds: Sequence[float] = DEFAULT_FINANCE_THRESHOLDS,
+) -> BloodPressure:
+    return BloodPressure(
+        finance=finance_pressure(ctx, findings, thresholds),
+        facilities=facilities_pressure(ctx),
+    )

@@ -1,0 +1,123 @@
+"""What every check shares: number formatting in the report's voice and the Finding builder that
+carries the catalog figures behind a verdict (and says so when one is unverified)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from apps.review.engine.schemas import Finding, Severity
+from apps.review.engine.sizing.vehicle import Vehicle
+
+
+def num(value: float, digits: int = 1) -> str:
+    """14.3 · 1,440 · 8.3 · 0.58 (two digits below one)."""
+    if abs(value) >= 1000 or abs(value - round(value)) < 1e-9:
+        return f"{value:,.0f}"
+    if abs(value) < 1:
+        return f"{value:,.2f}"
+    return f"{value:,.{digits}f}"
+
+
+def plural(count: int, word: str) -> str:
+    """ "1 user" · "100 users"."""
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def usd(amount: Decimal | float) -> str:
+    return f"${amount:,.0f}"
+
+
+def pct(share: float) -> str:
+    return f"{share * 100:.0f} %"
+
+
+@dataclass(frozen=True, slots=True)
+class FigureRef:
+    """One catalog figure behind a finding: "dgx-b300.power_max_kw: ~14 (unverified)"."""
+
+    text: str
+    verified: bool
+
+
+def _figure(key: str, owner: Any, field: str) -> FigureRef | None:  # noqa: ANN401
+    if owner is None:
+        return None
+    fig = owner.figures.get(field)  # not .figure(): that copies to fill in the row's sources
+    if fig is not None:
+        status = "verified" if fig.verified else "unverified"
+        return FigureRef(f"{key}.{field}: {fig.raw} ({status})", fig.verified)
+    value = getattr(owner, field, None)
+    if value is None:
+        return None
+    return FigureRef(f"{key}.{field}: {value:g} (catalog)", True)
+
+
+def system_figure(vehicle: Vehicle, field: str) -> FigureRef | None:
+    return _figure(vehicle.system.sku, vehicle.spec, field)
+
+
+def gpu_figure(vehicle: Vehicle, field: str) -> FigureRef | None:
+    gpu = vehicle.gpu
+    return _figure(gpu.key, gpu, field) if gpu is not None else None
+
+
+def power_figures(vehicle: Vehicle) -> list[FigureRef | None]:
+    """The figures behind a system's kW: its own, or chassis base + cards for an assembled van."""
+    spec = vehicle.spec
+    if spec is not None and spec.power_max_kw is not None:
+        return [system_figure(vehicle, "power_max_kw")]
+    return [system_figure(vehicle, "base_power_kw"), gpu_figure(vehicle, "tdp_w_max")]
+
+
+def finding_make(
+    check: str,
+    severity: Severity,
+    title: str,
+    detail: str,
+    *,
+    metrics: dict[str, Any] | None = None,
+    formula: str = "",
+    lever: str = "",
+    figures: Iterable[FigureRef | None] = (),
+) -> Finding:
+    """A Finding whose sources list the catalog figures; an unverified one that drives a warning
+    or a critical is named in the detail, so nobody acts on it without knowing."""
+    refs = list(dict.fromkeys(f for f in figures if f is not None))
+    unverified = [f.text for f in refs if not f.verified]
+    if unverified and severity in {"warning", "critical"}:
+        detail = f"{detail} This rests on an unverified figure: {'; '.join(unverified)}."
+    return Finding(
+        check=check,
+        severity=severity,
+        title=title,
+        detail=detail,
+        metrics=metrics or {},
+        formula=formula,
+        lever=lever,
+        sources=[f.text for f in refs],
+        unverified=unverified,
+    )
+
+
+def problems_or_one_ok[Item](
+    items: Sequence[Item],
+    severity_of: Callable[[Item], Severity],
+    build: Callable[[Item, Severity], Finding],
+    *,
+    heaviest: Callable[[Item], float],
+) -> list[Finding]:
+    """A finding for every vehicle line that is not ok; when all are ok, one `ok` finding for the
+    heaviest line (the densest rack, the hungriest machine). A 40-kind quote gets its problems,
+    not 40 copies of "fine"."""
+    severities = [severity_of(item) for item in items]
+    problems = [build(i, s) for i, s in zip(items, severities, strict=True) if s != "ok"]
+    if problems or not items:
+        return problems
+    finding = build(max(items, key=heaviest), "ok")
+    if len(items) > 1:
+        more = f" The other {len(items) - 1} kinds of system on the quote pass too."
+        finding = finding.model_copy(update={"detail": finding.detail + more})
+    return [finding]

@@ -1,0 +1,125 @@
+"""memory_fit: does the quote hold the job at all (the bowl must be big enough)?
+
+Inference: one copy of the weights plus one conversation must fit the quote's GPU memory, and
+every user's KV cache should fit somewhere. Training: the whole job (16 bytes per parameter plus
+activations, or `memory_gb`) must fit the quote. Whether it fits *one NVLink domain* is the
+`nvlink_domain` check.
+"""
+
+from __future__ import annotations
+
+import math
+
+from apps.review.engine.checks._common import finding_make, gpu_figure, num, pct
+from apps.review.engine.checks.context import ReviewContext
+from apps.review.engine.schemas import Finding
+
+CHECK = "memory_fit"
+TIGHT_SHARE = 0.90
+
+
+def check(ctx: ReviewContext) -> list[Finding]:
+    job = ctx.job
+    if job is None:
+        return []
+    total = ctx.total_memory_gb
+    memory_parts = " + ".join(
+        f"{v.gpus} × {num(v.gpu_memory_gb)} GB {v.gpu.model}" for v in ctx.gpu_vehicles if v.gpu
+    )
+    quote_text = f"{num(total)} GB on the quote ({memory_parts or 'no GPUs'})"
+    metrics = {
+        "job_memory_gb": round(job.total_gb, 2),
+        "unit_memory_gb": round(job.unit_gb, 2),
+        "quote_memory_gb": round(total, 2),
+        "weights_gb": round(job.weights_gb, 2),
+        "kv_per_sequence_gb": round(job.kv_per_sequence_gb, 3),
+        "basis": job.basis,
+    }
+    figures = [gpu_figure(v, "memory_gb") for v in ctx.gpu_vehicles]
+    formula = f"{job.formula}; vs {quote_text}"
+    notes = f" ({'; '.join(job.notes)})" if job.notes else ""
+    what = _job_words(ctx)
+    if job.unit_gb > total:
+        lever = "More GPU memory: a bigger vehicle or more engines"
+        if job.basis == "inference":
+            lever += ", or a lower precision (FP8 halves BF16 weights, FP4 halves again)"
+        return [
+            finding_make(
+                CHECK,
+                "critical",
+                "The job is bigger than the whole quote",
+                f"{what} needs {num(job.unit_gb)} GB; every GPU on the quote together holds "
+                f"{num(total)} GB. No arrangement of these engines carries it.{notes}",
+                metrics=metrics,
+                formula=formula,
+                lever=lever + ".",
+                figures=figures,
+            )
+        ]
+    serving = ctx.serving
+    if (
+        job.basis == "inference"
+        and serving is not None
+        and serving.users_by_memory < ctx.workload.concurrent_users
+    ):
+        users = ctx.workload.concurrent_users
+        metrics["users_by_memory"] = serving.users_by_memory
+        return [
+            finding_make(
+                CHECK,
+                "warning",
+                "Holds the model, not every conversation",
+                f"The weights ({num(job.weights_gb)} GB) fit, but each "
+                f"{ctx.workload.context_tokens:,}-token conversation keeps "
+                f"{num(job.kv_per_sequence_gb, 2)} GB of KV cache: the "
+                f"memory holds {serving.users_by_memory:,} of the {users:,} users at once "
+                f"({num(job.total_gb)} GB would hold them all).{notes}",
+                metrics=metrics,
+                formula=formula,
+                lever="More GPU memory or replicas, a shorter context, or fewer concurrent users.",
+                figures=figures,
+            )
+        ]
+    if job.total_gb > total * TIGHT_SHARE and job.basis != "inference":
+        return [
+            finding_make(
+                CHECK,
+                "warning",
+                "Fits, with no room to spare",
+                f"{what} needs {num(job.total_gb)} GB of the {num(total)} GB on the quote "
+                f"({pct(job.total_gb / total)}): the runtime, buffers and fragmentation need "
+                "the rest.",
+                metrics=metrics,
+                formula=formula,
+                lever="Add memory headroom: one more engine, or a larger vehicle.",
+                figures=figures,
+            )
+        ]
+    share = job.total_gb / total if total else math.inf
+    return [
+        finding_make(
+            CHECK,
+            "ok",
+            "The job fits in memory",
+            f"{what} needs {num(job.total_gb)} GB; the quote holds {num(total)} GB "
+            f"({pct(share)} used).{notes}",
+            metrics=metrics,
+            formula=formula,
+            figures=figures,
+        )
+    ]
+
+
+def _job_words(ctx: ReviewContext) -> str:
+    """ "Qwen3-32B in BF16 for 1 user" / "The 512 GB fine-tuning job"."""
+    job = ctx.job
+    kind = ctx.workload.kind.value.replace("_", "-")
+    if job is None or job.basis == "override" or ctx.model is None:
+        return f"The {kind} job"
+    if job.basis == "inference":
+        users = ctx.workload.concurrent_users
+        return (
+            f"{ctx.model.name} in {ctx.workload.precision.value.upper()} for {users:,} "
+            f"user{'s' if users != 1 else ''}"
+        )
+    return f"{kind.capitalize()} {ctx.model.name}"

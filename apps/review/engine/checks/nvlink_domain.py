@@ -1,0 +1,148 @@
+"""nvlink_domain: does the biggest single job fit one coupled vehicle?
+
+"Eight GPUs in one NVLink domain and eight GPUs scattered among other servers are not
+interchangeable." A training or fine-tuning job split over PCIe is critical: a house balanced on
+the roofs of eight vans. Inference split over PCIe runs, slower: a warning. For inference the
+piece that must sit together is one copy of the weights plus one conversation; more users are
+served by more copies.
+"""
+
+from __future__ import annotations
+
+import math
+
+from apps.review.engine.checks._common import finding_make, gpu_figure, num
+from apps.review.engine.checks.context import ReviewContext
+from apps.review.engine.schemas import Finding, WorkloadKind
+
+CHECK = "nvlink_domain"
+NVSWITCH_DOMAIN = 8  # below this, GPUs are joined by PCIe or a bridge, not an NVSwitch fabric
+
+
+def check(ctx: ReviewContext) -> list[Finding]:
+    job = ctx.job
+    if job is None:
+        return []
+    best = ctx.biggest_domain
+    unit = job.unit_gb
+    kind = ctx.workload.kind
+    piece = (
+        "one copy of the weights plus one conversation"
+        if job.basis == "inference"
+        else f"the {kind.value.replace('_', '-')} job"
+    )
+    if best is None or best.gpu is None:
+        return [
+            finding_make(
+                CHECK,
+                "critical",
+                "No NVLink domain on the quote",
+                "There are no GPUs on the quote, so nothing can carry the job.",
+                metrics={"unit_memory_gb": round(unit, 2)},
+                lever="Quote a vehicle with engines.",
+            )
+        ]
+    gpu = best.gpu
+    domain_gb = best.domain_memory_gb
+    domain_text = (
+        f"one {num(domain_gb)} GB NVLink domain ({best.domain_gpus} × {num(gpu.memory_gb)} GB "
+        f"{gpu.model})"
+        if best.domain_gpus > 1
+        else f"one {gpu.model} ({num(domain_gb)} GB, its own domain: no NVLink to a neighbour)"
+    )
+    gpus_needed = math.ceil(unit / gpu.memory_gb)
+    metrics = {
+        "unit_memory_gb": round(unit, 2),
+        "nvlink_domain_memory_gb": round(domain_gb, 2),
+        "nvlink_domain_gpus": best.domain_gpus,
+        "gpus_needed": gpus_needed,
+        "system": best.system.sku,
+    }
+    formula = (
+        f"{num(unit)} GB vs {best.domain_gpus} × {num(gpu.memory_gb)} GB = {num(domain_gb)} GB"
+    )
+    figures = [gpu_figure(best, "memory_gb")]
+    if unit <= domain_gb:
+        return [
+            finding_make(
+                CHECK,
+                "ok",
+                "The job fits one NVLink domain",
+                f"{piece.capitalize()} ({num(unit)} GB) fits {domain_text}: one tractor, one "
+                "trailer, one load.",
+                metrics=metrics,
+                formula=formula,
+                figures=figures,
+            )
+        ]
+    training = kind in {WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING}
+    # a cement-truck job wants an NVSwitch semi or train, not a bridged pair of cards
+    right_fit = ctx.smallest_domain_holding(unit, min_gpus=NVSWITCH_DOMAIN if training else 2)
+    right_text = ""
+    if right_fit is not None:
+        right_gpu = ctx.catalog.gpu_by_key[right_fit.gpu or ""]
+        right_gb = right_fit.nvlink_domain_gpus * right_gpu.memory_gb
+        right_text = (
+            f" (e.g. {right_fit.name.split(' (')[0]}: {right_fit.nvlink_domain_gpus} × "
+            f"{num(right_gpu.memory_gb)} = {num(right_gb)} GB)"
+        )
+    lever = f"Quote the smallest NVLink domain that holds the job{right_text}, then scale out."
+    if unit > ctx.total_memory_gb:
+        return [
+            finding_make(
+                CHECK,
+                "critical",
+                "The job fits no domain, not even the whole quote",
+                f"{piece.capitalize()} needs {num(unit)} GB; the biggest domain here is "
+                f"{domain_text} and the whole quote holds {num(ctx.total_memory_gb)} GB.",
+                metrics=metrics,
+                formula=formula,
+                lever=lever,
+                figures=figures,
+            )
+        ]
+    over_pcie = best.domain_gpus < NVSWITCH_DOMAIN
+    link = "PCIe" if over_pcie else "the network between NVLink domains"
+    if training and over_pcie:
+        return [
+            finding_make(
+                CHECK,
+                "critical",
+                "A house on the roofs of eight vans",
+                f"The {num(unit)} GB {kind.value.replace('_', '-')} job has to ride in one coupled "
+                f"vehicle, but the biggest domain here is {domain_text}. Split over PCIe across "
+                f"{gpus_needed} GPUs, it passes notes at a fraction of NVLink speed and would run "
+                "so slowly it effectively wouldn't work. The GPU count and name match a semi; the "
+                "vehicle does not.",
+                metrics=metrics,
+                formula=formula,
+                lever=lever,
+                figures=figures,
+            )
+        ]
+    if training:
+        title = "Split across NVLink domains over the network"
+        detail = (
+            f"The {num(unit)} GB job is bigger than {domain_text}, so it is sharded across "
+            f"{math.ceil(unit / domain_gb)} domains over {link}. That works with a real fabric "
+            "(InfiniBand or RoCE per GPU), but time-to-result depends on it."
+        )
+    else:
+        title = f"Split over {'PCIe' if over_pcie else 'the network'}: it runs, slower"
+        detail = (
+            f"{piece.capitalize()} ({num(unit)} GB) is bigger than {domain_text}, so each copy is "
+            f"split across {gpus_needed} GPUs over {link}. It runs, but the GPUs pass notes at a "
+            "fraction of NVLink speed."
+        )
+    return [
+        finding_make(
+            CHECK,
+            "warning",
+            title,
+            detail,
+            metrics=metrics,
+            formula=formula,
+            lever=lever,
+            figures=figures,
+        )
+    ]

@@ -1,0 +1,136 @@
+"""throughput: how many users the quote serves at the asked speed (the school bus's seats).
+
+Fewer than half the users served is critical ("hopeless for a department"), fewer than all a
+warning. The finding shows the field guide's bound (bandwidth ÷ bytes per token) and the
+realistic roofline estimate with its confidence.
+"""
+
+from __future__ import annotations
+
+from apps.review.engine.checks._common import finding_make, gpu_figure, num
+from apps.review.engine.checks.context import ReviewContext
+from apps.review.engine.schemas import Finding
+from apps.review.engine.sizing.throughput import COMPUTE_EFFICIENCY
+
+CHECK = "throughput"
+
+
+def check(ctx: ReviewContext) -> list[Finding]:
+    serving = ctx.serving
+    if serving is None:
+        return []
+    load = serving.load
+    users = load.users
+    asked = load.tokens_per_sec_per_user
+    served = serving.served_users
+    metrics = {
+        "decode_tokens_per_sec_bound": _round(serving.decode_bound),
+        "tokens_per_sec_per_user": round(serving.tokens_per_sec_per_user, 2),
+        "max_concurrent_users": serving.max_concurrent_users,
+        "users": users,
+        "asked_tokens_per_sec_per_user": asked,
+        "confidence": serving.confidence,
+    }
+    if serving.primary is None:
+        return [
+            finding_make(
+                CHECK,
+                "critical",
+                "No engine to serve anyone",
+                "There are no GPUs on the quote.",
+                metrics=metrics,
+                lever="Quote a vehicle with engines.",
+            )
+        ]
+    vehicle, plan = serving.primary
+    gpu = vehicle.gpu
+    assert gpu is not None
+    metrics |= {
+        "gpus_per_replica": plan.gpus_per_replica,
+        "replicas": sum(p.replicas for _, p in serving.plans),
+        "conversations_per_replica_by_memory": plan.kv_slots,
+        "link": plan.link,
+    }
+    bound_text = (
+        f"{num(plan.bandwidth_gbs)} GB/s ÷ {num(load.active_weights_gb)} GB = "
+        f"{num(plan.decode_bound)} tok/s"
+    )
+    compute = (
+        f", {num(plan.effective_tflops)} TFLOPS usable" if plan.effective_tflops is not None else ""
+    )
+    formula = (
+        f"bound: {bound_text}; roofline per replica: step = max((weights + batch × "
+        f"{num(load.kv_mean_gb, 2)} GB KV) ÷ {num(plan.effective_bandwidth_gbs)} GB/s usable, "
+        f"batch × {num(load.tflop_per_token, 3)} TFLOP ÷ usable compute{compute} at "
+        f"{COMPUTE_EFFICIENCY:.0%})"
+    )
+    replica = (
+        f"one replica on {plan.gpus_per_replica} × {gpu.model}"
+        if plan.gpus_per_replica > 1
+        else f"one {gpu.model}"
+    )
+    intro = (
+        f"Using the simplest memory-bandwidth calculation, {load.model_name} at "
+        f"{load.precision.value.upper()} on {replica} ({num(plan.bandwidth_gbs)} GB/s) reads "
+        f"{num(load.active_weights_gb)} GB of weights per token: about "
+        f"{num(plan.decode_bound)} tokens/s for a single conversation."
+    )
+    estimate = (
+        f" With {users:,} user{'s' if users != 1 else ''} at {load.context_tokens:,} tokens of "
+        f"context the estimate is {num(serving.tokens_per_sec_per_user)} tokens/s each, and the "
+        f"quote serves {serving.max_concurrent_users:,} users at the asked {num(asked)} tokens/s "
+        f"({serving.confidence} confidence: {serving.confidence_reason})."
+    )
+    figures = [gpu_figure(v, "bandwidth_tbs") for v, _ in serving.plans]
+    figures += [gpu_figure(v, "memory_gb") for v, _ in serving.plans]
+    lever = (
+        "More bandwidth per conversation: more replicas (GPUs or systems), a faster engine, or a "
+        "lower precision (FP8 halves the bytes read per token); or ask less speed per user."
+    )
+    if served < users / 2:
+        title = (
+            "Breakfast for one, and no friends are coming over"
+            if users > 1
+            else "Too slow for even one conversation"
+        )
+        detail = intro + estimate + " Hopeless for a department needing a production workload."
+        return [
+            finding_make(
+                CHECK,
+                "critical",
+                title,
+                detail,
+                metrics=metrics,
+                formula=formula,
+                lever=lever,
+                figures=figures,
+            )
+        ]
+    if served < users:
+        return [
+            finding_make(
+                CHECK,
+                "warning",
+                f"Seats for {served:,} of {users:,} users",
+                intro + estimate + " The rest wait for a seat or get a slower ride.",
+                metrics=metrics,
+                formula=formula,
+                lever=lever,
+                figures=figures,
+            )
+        ]
+    return [
+        finding_make(
+            CHECK,
+            "ok",
+            f"Serves all {users:,} user{'s' if users != 1 else ''} at {num(asked)} tokens/s",
+            intro + estimate,
+            metrics=metrics,
+            formula=formula,
+            figures=figures,
+        )
+    ]
+
+
+def _round(value: float | None) -> float | None:
+    return round(value, 2) if value is not None else None

@@ -1,0 +1,187 @@
+"""The lot and the building: every GPU system as a priced `Candidate`, and each one that
+serves the demand as a `Plan` with its quantity and how the facility takes it.
+
+A plan is comfortable when the room carries it without a warning: a 30 kW air rack planned at
+the 20 kW it cools, an office circuit within its 80 % continuous rating (1,440 W of 15 A ×
+120 V). `Plan.rank_key` orders plans cheapest per served unit first, then by kW.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.assembly import quoted_system_from_spec
+from apps.review.engine.recommendation.demand import Demand, quantity_for, serves
+from apps.review.engine.schemas import (
+    Facility,
+    QuotedSystem,
+)
+from apps.review.engine.sizing.facility import (
+    AIR_LIMIT_KW,
+    DESK_AMPS,
+    DESK_VOLTS,
+    RDHX_LIMIT_KW,
+    FacilityFit,
+    circuit_severity,
+    facility_fit,
+)
+from apps.review.engine.sizing.throughput import (
+    DESK_FORM_FACTORS,
+)
+from apps.review.engine.sizing.vehicle import Vehicle, vehicles_from
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One vehicle on the lot (quantity 1) and the price it would be bought at."""
+
+    vehicle: Vehicle
+    unit_price: Decimal | None
+    price_from_quote: bool
+    price_verified: bool
+    price_source: str
+    quoted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """`quantity` of a candidate serving the demand, and how the building takes them."""
+
+    candidate: Candidate
+    quantity: int
+    per_system: float  # users, TFLOPS or GB one system serves
+    how: str  # the arithmetic of the serving, in words
+    fit: FacilityFit
+    comfortable: bool  # fits without a cooling or circuit warning
+    demand: Demand
+
+    @property
+    def cost(self) -> Decimal | None:
+        """List (or quoted) unit price × quantity: 1 × $300,000 for one DGX H100."""
+        price = self.candidate.unit_price
+        return price * self.quantity if price is not None else None
+
+    @property
+    def cost_per_unit(self) -> Decimal | None:
+        """Cost ÷ served units; every plan serves the whole demand, so $300,000 ÷ 512 GB."""
+        cost = self.cost
+        if cost is None or self.demand.amount <= 0:
+            return None
+        return cost / Decimal(str(self.demand.amount))
+
+    @property
+    def power_kw(self) -> float:
+        return (self.candidate.vehicle.system.power_kw or 0.0) * self.quantity
+
+    def rank_key(self) -> tuple[bool, Decimal, float, str]:
+        """Cheapest per served unit first (unknown prices last), then the lighter facilities
+        burden, then the name, so the answer never depends on catalog order."""
+        cost = self.cost_per_unit
+        return (cost is None, cost or Decimal(0), self.power_kw, self.candidate.vehicle.name)
+
+
+def candidates_of(
+    catalog: CatalogSnapshot,
+    quoted: Sequence[QuotedSystem],
+    quote_unit_prices: dict[str, Decimal],
+) -> list[Candidate]:
+    """Every catalog system with GPUs, priced from the quote when it was quoted; plus each
+    quoted kit the catalog has no whole system for (2 × SYS-521GE-TNRT with 4 × L40S each)."""
+    quoted_skus = {s.sku for s in quoted}
+    out: list[Candidate] = []
+    for spec in catalog.systems:
+        if spec.is_chassis or spec.gpu_count <= 0 or spec.gpu not in catalog.gpu_by_key:
+            continue
+        # The guard above keeps spec.gpu in the catalog, so gpu_key is spec.gpu.
+        system = quoted_system_from_spec(spec, catalog, quantity=1, unit_price=spec.list_price_usd)
+        from_quote = spec.key in quote_unit_prices
+        price = quote_unit_prices[spec.key] if from_quote else spec.list_price_usd
+        out.append(
+            Candidate(
+                vehicle=vehicles_from([system], catalog)[0],
+                unit_price=price,
+                price_from_quote=from_quote,
+                price_verified=spec.is_verified("list_price_usd"),
+                price_source=spec.price_source,
+                quoted=spec.key in quoted_skus,
+            )
+        )
+    whole = {c.vehicle.system.sku for c in out}
+    kits: dict[tuple[str, str | None, int], QuotedSystem] = {}
+    for system in quoted:
+        if system.sku not in whole and system.gpu_key and system.gpus_per_system > 0:
+            kits.setdefault((system.sku, system.gpu_key, system.gpus_per_system), system)
+    for system in kits.values():
+        price = quote_unit_prices.get(system.sku)  # none in a non-dollar quote
+        out.append(
+            Candidate(
+                vehicle=vehicles_from([system.model_copy(update={"quantity": 1})], catalog)[0],
+                unit_price=price,
+                price_from_quote=price is not None,
+                price_verified=True,
+                price_source="the quote",
+                quoted=True,
+            )
+        )
+    return out
+
+
+# --- 3: the building --------------------------------------------------------------------------
+
+
+def _comfortable(facility: Facility) -> Facility:
+    """The room planned at what it cools without a warning: a 30 kW air rack is loaded to 20."""
+    soft = {"air": AIR_LIMIT_KW, "air_rdhx": RDHX_LIMIT_KW}.get(facility.cooling)
+    budget = facility.rack_power_kw
+    if soft is not None:
+        budget = soft if budget is None else min(budget, soft)
+    return facility.model_copy(update={"rack_power_kw": budget})
+
+
+def desk_circuit(facility: Facility) -> tuple[float, float]:
+    return facility.circuit_volts or DESK_VOLTS, facility.circuit_amps or DESK_AMPS
+
+
+def building_fit(vehicle: Vehicle, facility: Facility, quantity: int) -> tuple[FacilityFit, bool]:
+    """(the fit, whether it is comfortable). An office takes desk-side vehicles only, and on
+    its circuit comfortably only within 80 %: 1,600 W of DGX Station on 15 A × 120 V is over
+    the 1,440 W it carries continuously, so it fits only at the edge."""
+    office = facility.site == "office"
+    if office and vehicle.system.form_factor not in DESK_FORM_FACTORS:
+        return FacilityFit(fits=False, problems=[f"a {vehicle.system.vehicle} is no desk"]), False
+    hard = facility_fit(vehicle, facility, quantity)
+    if not hard.fits:
+        return hard, False
+    if office:
+        power = vehicle.system.power_kw
+        volts, amps = desk_circuit(facility)
+        ok = power is None or circuit_severity(power * 1000, volts, amps) == "ok"
+        return hard, ok
+    comfy = facility_fit(vehicle, _comfortable(facility), quantity)
+    return (comfy, True) if comfy.fits else (hard, False)
+
+
+def plans_for(
+    candidates: Sequence[Candidate], demand: Demand, facility: Facility
+) -> tuple[list[Plan], list[tuple[Candidate, str]]]:
+    """Every candidate that serves the demand, with its fit; and the others, with the reason."""
+    plans: list[Plan] = []
+    skipped: list[tuple[Candidate, str]] = []
+    for candidate in candidates:
+        vehicle = candidate.vehicle
+        served = serves(vehicle, demand)
+        if served.per_system <= 0:
+            skipped.append((candidate, served.how))
+            continue
+        quantity = quantity_for(vehicle, demand, served.per_system)
+        if quantity > 1 and vehicle.system.form_factor in DESK_FORM_FACTORS:
+            skipped.append((candidate, f"it would take {quantity}: a desktop for a department"))
+            continue
+        fit, comfortable = building_fit(vehicle, facility, quantity)
+        plans.append(
+            Plan(candidate, quantity, served.per_system, served.how, fit, comfortable, demand)
+        )
+    return plans, skipped

@@ -1,0 +1,228 @@
+"""Racks, power, cooling, floors and office circuits: will the building let the vehicle run?
+
+Rules of thumb (shared/reference/hardware-sources.md):
+- systems per rack = what the rack's qualified kW allows at maximum draw (breakers are sized for
+  the maximum), and what fits in 42 usable U; a DGX B200 (14.3 kW, 10U) in a 20 kW rack: one.
+- conventional air removes about 20 kW per rack (41 kW with perfect containment); rear-door heat
+  exchangers about 60 kW (75 kW for the largest doors); beyond that only liquid works.
+- floor load = (systems × weight + a 300 lb empty rack) ÷ 10 sq ft (a 600 × 1,200 mm rack and its
+  share of the aisle; the NVL72 planning guides put 3,000 lb "over roughly ten square feet").
+- office circuits carry 80 % continuously: 15 A × 120 V × 0.8 = 1,440 W, 20 A → 1,920 W.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from apps.review.engine.schemas import Facility, Severity
+from apps.review.engine.sizing.vehicle import Vehicle
+
+RACK_USABLE_U = 42
+RACK_TARE_LB = 300.0
+RACK_FOOTPRINT_SQFT = 10.0
+AIR_LIMIT_KW = 20.0
+AIR_CONTAINED_LIMIT_KW = 41.0
+RDHX_LIMIT_KW = 60.0
+RDHX_MAX_KW = 75.0
+CONTINUOUS_SHARE = 0.8
+DESK_VOLTS = 120.0
+DESK_AMPS = 15.0
+OVERLOAD_CRISIS_RATIO = 3.0  # a rack at 3× its qualification is a new building, not a new PDU
+FLOOR_CRITICAL_RATIO = 1.5
+
+
+def gpus_power_kw(count: int, watts_each: float) -> float:
+    """The engines alone: 8 × 600 W = 4.8 kW before the rest of the server."""
+    return count * watts_each / 1000
+
+
+def assembled_power_kw(*, base_kw: float, gpus: int, watts_each: float) -> float:
+    """A chassis plus its cards at maximum: 2.2 kW + 4 × 350 W = 3.6 kW (a four-L40S van)."""
+    return base_kw + gpus_power_kw(gpus, watts_each)
+
+
+def circuit_continuous_w(volts: float, amps: float) -> float:
+    """What a branch circuit carries for 3+ hours: 120 V × 15 A × 0.8 = 1,440 W."""
+    return volts * amps * CONTINUOUS_SHARE
+
+
+DESK_OUTLET_W = circuit_continuous_w(DESK_VOLTS, DESK_AMPS)
+
+
+@dataclass(frozen=True, slots=True)
+class RackPlan:
+    """How one line of identical systems lands in the facility's racks."""
+
+    quantity: int
+    per_rack_by_power: int | None  # None when the rack budget or the system's kW is unknown
+    per_rack_by_space: int
+    systems_per_rack: int
+    racks_needed: int
+    rack_kw: float | None  # the densest rack, at maximum draw
+    rack_weight_lb: float | None
+    floor_lb_per_sqft: float | None
+    single_over_budget: bool  # one system alone draws more than a rack may
+    budget_kw: float | None
+    racks_available: int | None
+
+    @property
+    def overload_ratio(self) -> float | None:
+        """Densest rack ÷ qualification: 57.2 kW ÷ 2 kW = 28.6 for four DGX B200."""
+        if self.rack_kw is None or not self.budget_kw:
+            return None
+        return self.rack_kw / self.budget_kw
+
+    @property
+    def short_of_racks(self) -> bool:
+        return self.racks_available is not None and self.racks_needed > self.racks_available
+
+
+def rack_plan(
+    *,
+    quantity: int,
+    power_kw: float | None,
+    rack_units: float,
+    weight_lb: float | None,
+    rack_scale: bool,
+    rack_power_kw: float | None,
+    racks_available: int | None,
+) -> RackPlan:
+    """Place `quantity` systems in racks of `rack_power_kw` (maximum draw) and 42 U.
+
+    When one system alone is over the budget there is no legal layout; the plan then shows what
+    the quote implies: the systems spread over the racks available (four DGX B200 in one rack =
+    4 × 14.3 = 57.2 kW, the field guide's "this room qualified for 2 kW and you want 60 kW").
+    """
+    by_space = 1 if rack_scale else max(1, math.floor(RACK_USABLE_U / rack_units))
+    by_power = None
+    if rack_power_kw is not None and power_kw:
+        by_power = math.floor(rack_power_kw / power_kw + 1e-9)
+    single_over = by_power == 0
+    if by_power is None:
+        per_rack = by_space
+    elif by_power >= 1:
+        per_rack = min(by_space, by_power)
+    else:
+        spread = math.ceil(quantity / racks_available) if racks_available else by_space
+        per_rack = max(1, min(by_space, spread))
+    racks = math.ceil(quantity / per_rack) if quantity else 0
+    densest = min(quantity, per_rack)
+    rack_kw = densest * power_kw if power_kw is not None else None
+    rack_weight = None
+    if weight_lb is not None:
+        rack_weight = densest * weight_lb + (0.0 if rack_scale else RACK_TARE_LB)
+    return RackPlan(
+        quantity=quantity,
+        per_rack_by_power=by_power,
+        per_rack_by_space=by_space,
+        systems_per_rack=per_rack,
+        racks_needed=racks,
+        rack_kw=rack_kw,
+        rack_weight_lb=rack_weight,
+        floor_lb_per_sqft=rack_weight / RACK_FOOTPRINT_SQFT if rack_weight is not None else None,
+        single_over_budget=single_over,
+        budget_kw=rack_power_kw,
+        racks_available=racks_available,
+    )
+
+
+def vehicle_rack_plan(
+    vehicle: Vehicle, facility: Facility, quantity: int | None = None
+) -> RackPlan:
+    """`rack_plan` for a quoted vehicle line (or `quantity` of them) in this facility."""
+    return rack_plan(
+        quantity=vehicle.quantity if quantity is None else quantity,
+        power_kw=vehicle.system.power_kw,
+        rack_units=vehicle.rack_units,
+        weight_lb=vehicle.system.weight_lb,
+        rack_scale=vehicle.is_rack_scale,
+        rack_power_kw=facility.rack_power_kw,
+        racks_available=facility.racks_available,
+    )
+
+
+def rack_power_severity(plan: RackPlan) -> Severity:
+    """Critical when one system is over the rack budget or the racks run out; else ok."""
+    if plan.single_over_budget or plan.short_of_racks:
+        return "critical"
+    if plan.per_rack_by_power is None:
+        return "info"
+    return "ok"
+
+
+def cooling_severity(system_cooling: str, room_cooling: str, rack_kw: float | None) -> Severity:
+    """Liquid-only in a room without liquid: critical. Air racks beyond what the room removes:
+    a warning up to the hard ceiling (41 kW contained air, 75 kW rear doors), critical above."""
+    if system_cooling == "liquid" and room_cooling != "liquid":
+        return "critical"
+    if room_cooling == "liquid" or rack_kw is None:
+        return "ok"
+    soft, hard = (
+        (AIR_LIMIT_KW, AIR_CONTAINED_LIMIT_KW)
+        if room_cooling == "air"
+        else (RDHX_LIMIT_KW, RDHX_MAX_KW)
+    )
+    if rack_kw > hard:
+        return "critical"
+    if rack_kw > soft:
+        return "warning"
+    return "ok"
+
+
+def floor_severity(lb_per_sqft: float | None, rating: float | None) -> Severity:
+    """Over the floor's rating: a warning (spread the load, ask a structural engineer); at
+    1.5× the rating: critical."""
+    if lb_per_sqft is None or rating is None:
+        return "info"
+    if lb_per_sqft > rating * FLOOR_CRITICAL_RATIO:
+        return "critical"
+    if lb_per_sqft > rating:
+        return "warning"
+    return "ok"
+
+
+def circuit_severity(watts: float, volts: float, amps: float) -> Severity:
+    """Within 80 % of the breaker: ok; up to the breaker: warning (it trips on a long run);
+    above the breaker: critical (it trips at once)."""
+    if watts > volts * amps:
+        return "critical"
+    if watts > circuit_continuous_w(volts, amps):
+        return "warning"
+    return "ok"
+
+
+@dataclass(frozen=True, slots=True)
+class FacilityFit:
+    """Whether `quantity` of a vehicle can be turned on in this facility, and why not."""
+
+    fits: bool
+    problems: list[str] = field(default_factory=list)
+    plan: RackPlan | None = None
+
+
+def facility_fit(vehicle: Vehicle, facility: Facility, quantity: int | None = None) -> FacilityFit:
+    """The facility checks for one vehicle line, as one yes/no with reasons (no warnings count
+    against the fit, only criticals). Used by the recommendation to skip what the building
+    cannot take."""
+    count = vehicle.quantity if quantity is None else quantity
+    power_kw = vehicle.system.power_kw
+    problems = []
+    if facility.site == "office":
+        volts = facility.circuit_volts or DESK_VOLTS
+        amps = facility.circuit_amps or DESK_AMPS
+        if power_kw is not None and circuit_severity(power_kw * 1000, volts, amps) == "critical":
+            problems.append(f"{power_kw * 1000:,.0f} W is over a {amps:g} A × {volts:g} V circuit")
+        if vehicle.system.cooling == "liquid":
+            problems.append("liquid-cooled, and an office has no facility water")
+        return FacilityFit(fits=not problems, problems=problems)
+    plan = vehicle_rack_plan(vehicle, facility, count)
+    if plan.single_over_budget:
+        problems.append(f"one system draws {power_kw:,.1f} kW, over {facility.rack_power_kw:g} kW")
+    if plan.short_of_racks:
+        problems.append(f"needs {plan.racks_needed} racks, {facility.racks_available} available")
+    if cooling_severity(vehicle.system.cooling, facility.cooling, plan.rack_kw) == "critical":
+        problems.append(f"{facility.cooling} cooling cannot remove this rack's heat")
+    if floor_severity(plan.floor_lb_per_sqft, facility.floor_load_lb_per_sqft) == "critical":
+        problems.append("the floor is not rated for the rack's weight")
+    return FacilityFit(fits=not problems, problems=problems, plan=plan)

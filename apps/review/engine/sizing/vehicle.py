@@ -1,0 +1,144 @@
+"""A quoted system joined to the catalog facts the sizing needs: its engine and its spec sheet.
+
+A chassis with four L40S cards arrives as one `QuotedSystem` (gpu_key "l40s", 4 GPUs, NVLink
+domain 1); the `Vehicle` adds the L40S's 48 GB and 864 GB/s, so a van holds 4 × 48 = 192 GB in
+four 48 GB domains. Identical systems on several quote lines become one vehicle line (two lines
+of 2 × DGX B200 are 4 × DGX B200 for the racks), so a long quote is sized once per kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
+from apps.review.engine.errors import ReviewInputError
+from apps.review.engine.schemas import QuotedSystem
+
+# Rack units assumed when the catalog gives none: a desktop on a shelf, a workstation's 5U.
+ASSUMED_RACK_UNITS = {"phone": 1.0, "laptop": 2.0, "desktop": 2.0, "workstation": 5.0}
+DEFAULT_RACK_UNITS = 4.0
+
+
+@dataclass(frozen=True, slots=True)
+class Vehicle:
+    """One line of vehicles on the quote (`quantity` identical systems) with its engine."""
+
+    system: QuotedSystem  # the first quote line's system: the facts every line shares
+    gpu: GpuSpec | None
+    spec: SystemSpec | None
+    quantity: int  # summed over every line quoting this same system
+    cost: Decimal | None = None  # Σ quantity × unit price (catalog price when the quote has none)
+    cost_estimated: bool = False  # True when a catalog price stood in for a missing unit price
+
+    @property
+    def gpus_per_system(self) -> int:
+        return self.system.gpus_per_system if self.gpu is not None else 0
+
+    @property
+    def gpus(self) -> int:
+        return self.quantity * self.gpus_per_system
+
+    @property
+    def gpu_memory_gb(self) -> float:
+        return self.gpu.memory_gb if self.gpu is not None else 0.0
+
+    @property
+    def domain_gpus(self) -> int:
+        """GPUs joined by NVLink, never more than the system carries (8 × H200 NVL → 4)."""
+        if self.gpus_per_system == 0:
+            return 0
+        return max(1, min(self.system.nvlink_domain_gpus, self.gpus_per_system))
+
+    @property
+    def domain_memory_gb(self) -> float:
+        """Memory of one NVLink domain: a DGX B200 is 8 × 180 = 1,440 GB."""
+        return self.domain_gpus * self.gpu_memory_gb
+
+    @property
+    def system_memory_gb(self) -> float:
+        return self.gpus_per_system * self.gpu_memory_gb
+
+    @property
+    def memory_gb(self) -> float:
+        """GPU memory of every system on this line."""
+        return self.gpus * self.gpu_memory_gb
+
+    @property
+    def is_rack_scale(self) -> bool:
+        """An NVL72 is the rack itself: one per rack, its weight already includes the frame."""
+        return self.system.form_factor == "rack_nvl72"
+
+    @property
+    def is_training_grade(self) -> bool:
+        """Semis and trains: NVL8 servers and NVL72 racks, built for one enormous job."""
+        return self.system.form_factor in {"nvl8_server", "rack_nvl72"}
+
+    @property
+    def rack_units(self) -> float:
+        if self.system.rack_units:
+            return self.system.rack_units
+        return ASSUMED_RACK_UNITS.get(self.system.form_factor, DEFAULT_RACK_UNITS)
+
+    @property
+    def name(self) -> str:
+        """The name without the catalog's parenthetical: "NVIDIA GB300 NVL72"."""
+        return self.system.name.split(" (")[0].strip() or self.system.sku
+
+    @property
+    def label(self) -> str:
+        gpu = f" ({self.gpus_per_system} × {self.gpu.model})" if self.gpu is not None else ""
+        return f"{self.quantity} × {self.name}{gpu}"
+
+
+def _same_vehicle(system: QuotedSystem) -> tuple[object, ...]:
+    return (
+        system.sku,
+        system.gpu_key,
+        system.gpus_per_system,
+        system.nvlink_domain_gpus,
+        system.power_kw,
+        system.weight_lb,
+        system.rack_units,
+        system.cooling,
+        system.cpu_arch,
+        system.form_factor,
+    )
+
+
+def vehicles_from(systems: Sequence[QuotedSystem], catalog: CatalogSnapshot) -> list[Vehicle]:
+    """Join each quoted system to its engine and spec sheet (dict lookups, no copies), one
+    vehicle line per distinct system."""
+    groups: dict[tuple[object, ...], list[QuotedSystem]] = {}
+    for system in systems:
+        groups.setdefault(_same_vehicle(system), []).append(system)
+    vehicles = []
+    for lines in groups.values():
+        first = lines[0]
+        gpu = None
+        if first.gpu_key and first.gpus_per_system > 0:
+            gpu = catalog.gpu_by_key.get(first.gpu_key)
+            if gpu is None:
+                raise ReviewInputError(
+                    f"system {first.sku!r}: GPU {first.gpu_key!r} is not in the catalog"
+                )
+        spec = catalog.system_by_key.get(first.sku)
+        cost: Decimal | None = Decimal(0)
+        estimated = False
+        for line in lines:
+            price = line.unit_price
+            if price is None and spec is not None:
+                price, estimated = spec.list_price_usd, True
+            cost = cost + price * line.quantity if cost is not None and price is not None else None
+        vehicles.append(
+            Vehicle(
+                system=first,
+                gpu=gpu,
+                spec=spec,
+                quantity=sum(line.quantity for line in lines),
+                cost=cost,
+                cost_estimated=estimated and cost is not None,
+            )
+        )
+    return vehicles

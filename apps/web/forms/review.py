@@ -1,0 +1,244 @@
+"""The workload and facility forms: what the account team types becomes the contract's pydantic
+`Workload` and `Facility`, validated by the same models the CLI and the API use.
+
+Each form takes either a saved one (the customer's "Internal assistant, 100 users") or the fields
+themselves, so "Qwen3-32B at FP8 for 100 users at 15 tokens/s" and "a 512 GB fine-tune" are both
+one form. The model list comes from the catalog's presets, never typed free-hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.db.models import QuerySet
+from pydantic import ValidationError
+
+from apps.catalog.services import catalog_snapshot
+from apps.review.engine.schemas import Facility, ModelShape, Precision, Workload, WorkloadKind
+from apps.sites.models import SavedFacility, SavedWorkload
+
+KIND_LABELS: dict[str, str] = {
+    WorkloadKind.INFERENCE: "Inference serving (the school bus)",
+    WorkloadKind.RAG: "RAG: retrieval plus inference",
+    WorkloadKind.TRAINING: "Training (the cement truck)",
+    WorkloadKind.FINE_TUNING: "Full fine-tuning (a cement truck too)",
+    WorkloadKind.LORA: "LoRA fine-tuning",
+    WorkloadKind.HPC: "FP64 HPC / science",
+    WorkloadKind.VISION: "Computer vision",
+    WorkloadKind.VDI: "Virtual desktops",
+    WorkloadKind.DEVELOPMENT: "Development on the desk",
+}
+PRECISION_LABELS: dict[str, str] = {
+    Precision.FP4: "FP4 (½ byte per parameter)",
+    Precision.INT4: "INT4 (½ byte)",
+    Precision.FP8: "FP8 (1 byte)",
+    Precision.INT8: "INT8 (1 byte)",
+    Precision.BF16: "BF16 (2 bytes)",
+    Precision.FP16: "FP16 (2 bytes)",
+    Precision.FP32: "FP32 (4 bytes)",
+    Precision.FP64: "FP64 (8 bytes)",
+}
+SITE_CHOICES = [("datacenter", "Data-center room"), ("office", "Office (a desk and a wall socket)")]
+COOLING_CHOICES = [
+    ("air", "Air"),
+    ("air_rdhx", "Air with rear-door heat exchangers (RDHX)"),
+    ("liquid", "Liquid (facility water loop, CDUs)"),
+]
+CUSTOM_MODEL = "__custom__"
+
+
+def _pydantic_errors_to_form(form: forms.Form, error: ValidationError) -> None:
+    """Put each pydantic complaint on the field it is about ("memory_gb: must be > 0")."""
+    for problem in error.errors():
+        field = str(problem["loc"][0]) if problem["loc"] else None
+        target = field if field in form.fields else None
+        form.add_error(target, problem["msg"])
+
+
+class WorkloadForm(forms.Form):
+    """The load: a saved workload, or a model preset with its serving shape, or a memory size."""
+
+    saved = forms.ModelChoiceField(
+        queryset=SavedWorkload.objects.none(),
+        required=False,
+        empty_label="Describe it below",
+        label="Saved workload",
+    )
+    name = forms.CharField(max_length=200, required=False, initial="Workload")
+    kind = forms.ChoiceField(choices=list(KIND_LABELS.items()), initial=WorkloadKind.INFERENCE)
+    model = forms.ChoiceField(choices=(), required=False, label="Model")
+    precision = forms.ChoiceField(choices=list(PRECISION_LABELS.items()), initial=Precision.BF16)
+    context_tokens = forms.IntegerField(
+        min_value=1, max_value=10_000_000, initial=8192, label="Context (tokens)"
+    )
+    concurrent_users = forms.IntegerField(
+        min_value=1, max_value=10_000_000, initial=1, label="Concurrent users"
+    )
+    tokens_per_sec_per_user = forms.FloatField(
+        min_value=0.1, max_value=100_000, initial=10, label="Tokens/s per user"
+    )
+    memory_gb = forms.FloatField(
+        min_value=0.1,
+        required=False,
+        label="Biggest job's memory (GB)",
+        help_text="Overrides the computed memory: a 512 GB fine-tune needs no model preset.",
+    )
+    fp64_tflops = forms.FloatField(
+        min_value=0.1, required=False, label="FP64 needed (TFLOPS)", help_text="For HPC codes."
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        saved_workloads: QuerySet[SavedWorkload] | None = None,
+        current: Workload | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if current is not None and "initial" not in kwargs:
+            kwargs["initial"] = workload_initial(current)
+        super().__init__(*args, **kwargs)
+        self.current = current
+        choices = [("", "No model (memory or FP64 only)")]
+        if current is not None and isinstance(current.model, ModelShape):
+            choices.append((CUSTOM_MODEL, f"{current.model.name} (custom shape, kept)"))
+        choices += [(m.name, _model_label(m)) for m in catalog_snapshot().models]
+        self.fields["model"].choices = choices
+        saved = self.fields["saved"]
+        assert isinstance(saved, forms.ModelChoiceField)
+        if saved_workloads is None:
+            del self.fields["saved"]
+        else:
+            saved.queryset = saved_workloads
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.errors:
+            return cleaned
+        try:
+            self.workload = self._build(cleaned)
+        except ValidationError as error:
+            _pydantic_errors_to_form(self, error)
+        return cleaned
+
+    def _build(self, cleaned: dict[str, Any]) -> Workload:
+        saved: SavedWorkload | None = cleaned.get("saved")
+        if saved is not None:
+            return Workload.model_validate(saved.spec)
+        model: str | ModelShape | None = cleaned.get("model") or None
+        if model == CUSTOM_MODEL and self.current is not None:
+            model = self.current.model
+        return Workload.model_validate(
+            {
+                "name": cleaned.get("name") or "Workload",
+                "kind": cleaned["kind"],
+                "model": model,
+                "precision": cleaned["precision"],
+                "context_tokens": cleaned["context_tokens"],
+                "concurrent_users": cleaned["concurrent_users"],
+                "tokens_per_sec_per_user": cleaned["tokens_per_sec_per_user"],
+                "memory_gb": cleaned.get("memory_gb"),
+                "fp64_tflops": cleaned.get("fp64_tflops"),
+            }
+        )
+
+
+def _model_label(model: Any) -> str:
+    if model.active_params_b < model.total_params_b:
+        return f"{model.name} ({model.total_params_b:g}B, {model.active_params_b:g}B active)"
+    return f"{model.name} ({model.total_params_b:g}B)"
+
+
+def _tidy(data: dict[str, Any]) -> dict[str, Any]:
+    """15.0 tokens/s shows as 15, as the person typed it."""
+    return {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in data.items()}
+
+
+def workload_initial(workload: Workload) -> dict[str, Any]:
+    """The form's starting values from a workload already reviewed."""
+    data = workload.model_dump(mode="json")
+    if isinstance(workload.model, ModelShape):
+        data["model"] = CUSTOM_MODEL
+    return _tidy(data)
+
+
+class FacilityForm(forms.Form):
+    """The building: a data-center room (rack kW, racks, cooling, floor) or an office circuit."""
+
+    saved = forms.ModelChoiceField(
+        queryset=SavedFacility.objects.none(),
+        required=False,
+        empty_label="Describe it below",
+        label="Saved facility",
+    )
+    name = forms.CharField(max_length=200, required=False, initial="Facility")
+    site = forms.ChoiceField(choices=SITE_CHOICES, initial="datacenter")
+    rack_power_kw = forms.FloatField(
+        min_value=0.1, required=False, label="Power qualified per rack (kW)"
+    )
+    racks_available = forms.IntegerField(min_value=0, required=False, label="Racks available")
+    cooling = forms.ChoiceField(choices=COOLING_CHOICES, initial="air")
+    floor_load_lb_per_sqft = forms.FloatField(
+        min_value=1, required=False, label="Floor rating (lb/sq ft)"
+    )
+    circuit_volts = forms.FloatField(min_value=1, required=False, label="Circuit volts")
+    circuit_amps = forms.FloatField(min_value=1, required=False, label="Circuit amps")
+
+    def __init__(
+        self,
+        *args: Any,
+        saved_facilities: QuerySet[SavedFacility] | None = None,
+        current: Facility | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if current is not None and "initial" not in kwargs:
+            kwargs["initial"] = _tidy(current.model_dump(mode="json"))
+        super().__init__(*args, **kwargs)
+        saved = self.fields["saved"]
+        assert isinstance(saved, forms.ModelChoiceField)
+        if saved_facilities is None:
+            del self.fields["saved"]
+        else:
+            saved.queryset = saved_facilities
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.errors:
+            return cleaned
+        try:
+            saved: SavedFacility | None = cleaned.get("saved")
+            if saved is not None:
+                self.facility = Facility.model_validate(saved.spec)
+            else:
+                fields = [f for f in Facility.model_fields if f in cleaned]
+                data = {f: cleaned[f] for f in fields if cleaned[f] not in (None, "")}
+                data.setdefault("name", "Facility")
+                self.facility = Facility.model_validate(data)
+        except ValidationError as error:
+            _pydantic_errors_to_form(self, error)
+        return cleaned
+
+
+def load_and_room_forms(*, data: Any = None) -> dict[str, forms.Form]:
+    """Steps 2 and 3 of the upload and compare pages: the load and the room, each offering
+    every customer's saved ones, labelled "Acme Research · Internal assistant" so two
+    customers' "Main hall" stay apart. Prefixes `w` and `f` keep their fields apart too."""
+    workloads = SavedWorkload.objects.filter(organisation__is_internal=False)
+    facilities = SavedFacility.objects.filter(organisation__is_internal=False)
+    built: dict[str, forms.Form] = {
+        "workload_form": WorkloadForm(
+            data, prefix="w", saved_workloads=workloads.select_related("organisation")
+        ),
+        "facility_form": FacilityForm(
+            data, prefix="f", saved_facilities=facilities.select_related("organisation")
+        ),
+    }
+    for form in built.values():
+        saved = form.fields["saved"]
+        assert isinstance(saved, forms.ModelChoiceField)
+        saved.label_from_instance = _saved_label
+    return built
+
+
+def _saved_label(saved: SavedWorkload | SavedFacility) -> str:
+    return f"{saved.organisation.name} · {saved.name}"

@@ -1,0 +1,26 @@
+from django.urls import path
+
+from apps.web.views import compare, export, finance, review
+
+app_name = "review"
+urlpatterns = [
+    # The review page and its htmx partials.
+    path("<uuid:uuid>/", review.review_detail, name="detail"),
+    path("<uuid:uuid>/rerun/", review.review_rerun_view, name="rerun"),
+    path("<uuid:uuid>/preview/", review.review_preview_view, name="preview"),
+    path("<uuid:uuid>/revise/", review.review_revise_view, name="revise"),
+    # Spreadsheet export, formula-safe (RELIABILITY 14).
+    path("<uuid:uuid>/export.<str:fmt>", export.review_export, name="export"),
+    # The Finance queue and the workflow decisions.
+    path("queue/", finance.finance_queue, name="queue"),
+    path("<uuid:review_uuid>/approve/", finance.review_approve, name="approve"),
+    path("<uuid:review_uuid>/reject/", finance.review_reject, name="reject"),
+    path(
+        "<uuid:review_uuid>/request-changes/",
+        finance.review_request_changes,
+        name="request_changes",
+    ),
+    path("<uuid:review_uuid>/resubmit/", finance.review_resubmit, name="resubmit"),
+    # Competing quotes side by side.
+    path("compare/", compare.compare_view, name="compare"),
+]

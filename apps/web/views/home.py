@@ -1,0 +1,93 @@
+"""Login, the home dashboard (one per role) and the list of reviews a person may open."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from django.contrib.auth.views import LoginView
+from django.core.paginator import Paginator
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from apps.reports.charts import VEHICLES, vehicle_svg
+from apps.review.models import Review, ReviewStatus, Verdict
+from apps.sites.access import ANY_ROLE, require_roles, role_of, scope_for_user
+from apps.sites.models import Role
+
+RECENT = 8
+PAGE_SIZE = 25
+
+
+class RightsizeLoginView(LoginView):
+    template_name = "registration/login.html"
+    redirect_authenticated_user = True
+
+
+def review_rows(user: Any) -> QuerySet[Review]:
+    """Reviews for a list: scoped to the person, without the heavy report JSON."""
+    return (
+        scope_for_user(Review.objects.all(), user)
+        .select_related("quote", "organisation")
+        .defer("report", "workload", "facility")
+        .order_by("-updated_at", "-id")
+    )
+
+
+def _queue_counts(reviews: QuerySet[Review]) -> dict[str, int]:
+    """How much is waiting for Finance, split by verdict: the finance dashboard's numbers."""
+    return reviews.aggregate(
+        pending=Count("id", filter=Q(status=ReviewStatus.PENDING)),
+        pending_fail=Count("id", filter=Q(status=ReviewStatus.PENDING, verdict=Verdict.FAIL)),
+        pending_warn=Count("id", filter=Q(status=ReviewStatus.PENDING, verdict=Verdict.WARN)),
+        changes_requested=Count("id", filter=Q(status=ReviewStatus.CHANGES_REQUESTED)),
+        approved=Count("id", filter=Q(status=ReviewStatus.APPROVED)),
+        rejected=Count("id", filter=Q(status=ReviewStatus.REJECTED)),
+    )
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """Each person's starting point: the account team's recent reviews and the upload button,
+    Finance's waiting queue, the customer's own organisation's reviews."""
+    if not request.user.is_authenticated:
+        return redirect("login")
+    role = role_of(request.user)
+    reviews = review_rows(request.user)
+    context: dict[str, Any] = {"role": role, "Role": Role, "lot": lot_drawings()}
+    if role in (Role.ACCOUNT_TEAM, Role.ADMIN, Role.FINANCE):
+        context["counts"] = _queue_counts(reviews)
+        context["recent"] = list(reviews[:RECENT])
+        context["queue_url"] = reverse("review:queue") if role != Role.ACCOUNT_TEAM else None
+    elif role == Role.CUSTOMER:
+        context["organisation"] = request.user.membership.organisation
+        context["recent"] = list(reviews[:RECENT])
+    return render(request, "sites/home.html", context)
+
+
+@require_GET
+@require_roles(*ANY_ROLE)
+def review_list(request: HttpRequest) -> HttpResponse:
+    """Every review this person may open, newest first; a customer sees only their own."""
+    reviews = review_rows(request.user)
+    verdict = request.GET.get("verdict", "")
+    if verdict in Verdict.values:
+        reviews = reviews.filter(verdict=verdict)
+    page = Paginator(reviews, PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "role": role_of(request.user),
+        "Role": Role,
+        "page": page,
+        "verdict": verdict,
+        "verdicts": Verdict.choices,
+    }
+    return render(request, "sites/reviews.html", context)
+
+
+@cache
+def lot_drawings() -> tuple[str, ...]:
+    """The lot from the moped to the freight train, drawn once per process."""
+    return tuple(vehicle_svg(form_factor, label=name) for form_factor, name in VEHICLES.items())

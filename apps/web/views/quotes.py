@@ -1,0 +1,124 @@
+"""Upload a vendor quote with the customer's workload and facility, and confirm fuzzy matches.
+
+The upload page is one form in three parts (the file and customer, the load, the building).
+A file we cannot read comes back with its problems row by row; a readable one is reviewed at
+once and the browser goes to the review page.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db import transaction
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from apps.catalog.models import Part
+from apps.quotes.models import Quote, QuoteLine
+from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.services import quote_mapping_confirm, quote_upload
+from apps.review.engine.schemas import Facility, ReviewReport, Workload
+from apps.review.models import Review
+from apps.review.services import ReviewChanged, review_create, review_rerun
+from apps.sites.access import require_roles, scope_for_user
+from apps.sites.http import HtmxHttpRequest
+from apps.web.forms.quotes import QuoteUploadForm
+from apps.web.forms.review import load_and_room_forms
+from apps.web.views.review import EDITORS, review_context, review_url, reviews_visible
+
+
+def _forms(data: Any = None, files: Any = None) -> dict[str, Any]:
+    return {"upload_form": QuoteUploadForm(data, files), **load_and_room_forms(data=data)}
+
+
+def _saved_belongs(forms: dict[str, Any]) -> bool:
+    """A saved workload or facility must be the chosen customer's own."""
+    organisation = forms["upload_form"].cleaned_data["organisation"]
+    ok = True
+    for name in ("workload_form", "facility_form"):
+        saved = forms[name].cleaned_data.get("saved")
+        if saved is not None and saved.organisation_id != organisation.pk:
+            forms[name].add_error("saved", f"{saved.name} belongs to {saved.organisation.name}.")
+            ok = False
+    return ok
+
+
+@require_roles(*EDITORS)
+def quote_upload_view(request: HtmxHttpRequest) -> HttpResponse:
+    """GET the form; POST stores the original, parses, matches, reviews, then goes to the review."""
+    if request.method != "POST":
+        return render(request, "quotes/upload.html", {**_forms(), "problems": [], "kept": None})
+    forms = _forms(request.POST, request.FILES)
+    problems: list[QuoteParseError] = []
+    kept = None
+    valid = all(form.is_valid() for form in forms.values()) and _saved_belongs(forms)
+    if valid:
+        upload = forms["upload_form"].cleaned_data["file"]
+        try:
+            review = _upload_and_review(request, forms, upload)
+        except QuoteParseError as error:
+            problems = [error]
+            kept = getattr(error, "quote", None)  # readable file, unreadable quote: kept
+        else:
+            if request.htmx:
+                return HttpResponseClientRedirect(review_url(review))
+            return redirect(review_url(review))
+    context = {**forms, "problems": problems, "kept": kept}
+    if request.htmx:
+        return render(request, "quotes/upload.html#upload-form", context)
+    return render(request, "quotes/upload.html", context, status=400)
+
+
+def _upload_and_review(request: HtmxHttpRequest, forms: dict[str, Any], upload: Any) -> Review:
+    quote = quote_upload(
+        data=upload.read(),
+        filename=upload.name,
+        organisation=forms["upload_form"].cleaned_data["organisation"],
+        uploaded_by=request.user,
+    )
+    return review_create(
+        quote=quote,
+        workload=forms["workload_form"].workload,
+        facility=forms["facility_form"].facility,
+        created_by=request.user,
+    )
+
+
+@require_POST
+@require_roles(*EDITORS)
+def line_confirm(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """ "Yes, this fuzzy line is that catalog part": remember it for the vendor, re-run the review.
+
+    The line is looked up through the quotes this person may see, so another organisation's
+    line answers 404 like any other object.
+    """
+    quotes = scope_for_user(Quote.objects.all(), request.user)
+    line = get_object_or_404(QuoteLine.objects.filter(quote__in=quotes), pk=pk)
+    try:
+        review_uuid = uuid.UUID(request.POST.get("review", ""))
+        part_pk = int(request.POST.get("part") or 0)
+    except ValueError:
+        return HttpResponseBadRequest("Pick a catalog part for this line and try again.")
+    review = get_object_or_404(
+        reviews_visible(request.user).filter(quote_id=line.quote_id), uuid=review_uuid
+    )
+    part = get_object_or_404(Part, pk=part_pk)
+    old = ReviewReport.model_validate(review.report)
+    try:
+        with transaction.atomic():
+            quote_mapping_confirm(quote_line=line, part=part, user=request.user)
+            review = review_rerun(
+                review=review,
+                workload=Workload.model_validate(review.workload),
+                facility=Facility.model_validate(review.facility),
+                user=request.user,
+            )
+    except ReviewChanged:
+        return HttpResponse("Quote changed: reload the review.", status=409)
+    if not request.htmx:
+        return redirect(review_url(review))
+    context = review_context(request, review, before=old)
+    return render(request, "review/detail.html#results", context)

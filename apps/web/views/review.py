@@ -1,0 +1,268 @@
+"""The review page: the verdict, both blood-pressure checks, the findings, the vehicles drawn,
+and a workload/facility form that re-runs the checks in place through htmx.
+
+Authorisation comes first in every view (scoped queryset, then role), and only then the choice
+between the whole page and the `results` partial: a partial request never skips a check.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+
+from apps.catalog.models import Part
+from apps.quotes.parsing.errors import QuoteParseError
+from apps.reports import page
+from apps.review import services
+from apps.review.engine.schemas import Facility, ReviewReport, Workload
+from apps.review.models import Review
+from apps.review.services import ReviewChanged, review_diff, review_rerun, review_revise
+from apps.review.workflow import actions_for
+from apps.sites.access import ANY_ROLE, INTERNAL_ROLES, require_roles, role_of, scope_for_user
+from apps.sites.http import HtmxHttpRequest
+from apps.sites.models import Role
+from apps.web.forms.quotes import QuoteFileForm
+from apps.web.forms.review import FacilityForm, WorkloadForm
+from apps.web.views.finance import DECIDERS
+
+EDITORS = (Role.ACCOUNT_TEAM, Role.ADMIN)
+
+
+def reviews_visible(user: Any) -> QuerySet[Review]:
+    """Reviews this person may open, with what the page reads joined in."""
+    return scope_for_user(
+        Review.objects.select_related(
+            "quote__source_file", "quote__previous", "organisation", "created_by"
+        ),
+        user,
+    )
+
+
+def _previous_review(review: Review) -> Review | None:
+    """The review of the quote this one revises (the vendor's version before), if any."""
+    if review.quote.previous_id is None:
+        return None
+    return Review.objects.filter(quote_id=review.quote.previous_id).order_by("-created_at").first()
+
+
+def _newer_review(review: Review) -> Review | None:
+    """The review of the vendor's next version of this quote: decisions happen there."""
+    return (
+        Review.objects.filter(quote__previous_id=review.quote_id)
+        .select_related("quote")
+        .order_by("-created_at")
+        .first()
+    )
+
+
+def review_context(
+    request: HtmxHttpRequest,
+    review: Review,
+    *,
+    before: ReviewReport | None = None,
+    workload_form: WorkloadForm | None = None,
+    facility_form: FacilityForm | None = None,
+    revise_problems: list[QuoteParseError] | None = None,
+) -> dict[str, Any]:
+    """Everything detail.html and its partials read, in a bounded number of queries."""
+    report = ReviewReport.model_validate(review.report)
+    role = role_of(request.user)
+    internal = role in INTERNAL_ROLES
+    newer = _newer_review(review)
+    can_edit = role in EDITORS and newer is None
+    stored = {line.line: line for line in review.quote.lines.all()}
+    lines = page.line_rows(report, stored)
+    previous = _previous_review(review)
+    context: dict[str, Any] = {
+        "review": review,
+        "report": report,
+        "role": role,
+        "internal": internal,
+        "can_edit": can_edit,
+        "sentence": page.verdict_sentence(report),
+        "verdict_label": page.VERDICT_LABELS[report.verdict],
+        "counts": page.severity_counts(report),
+        "gauges": page.gauges(report),
+        "groups": page.findings_grouped(report),
+        "vehicles": page.vehicle_cards(report.systems),
+        "recommendation_drawing": page.recommendation_drawing(report),
+        "sizing": page.sizing_rows(report, before=before),
+        "charts": page.charts(report),
+        "lines": lines,
+        "previous": previous,
+        "newer": newer,
+        "revision_changes": (
+            page.changes(review_diff(ReviewReport.model_validate(previous.report), report))
+            if previous
+            else None
+        ),
+        "moved": page.changes(review_diff(before, report)) if before is not None else None,
+        "levels_before": before.blood_pressure if before is not None else None,
+        "load": page.load_sentence(report.workload),
+        "room": page.room_sentence(report.facility),
+        "customer_status": page.CUSTOMER_STATUS.get(review.status, "In review"),
+        "pdf_url": reverse("reports:status", args=[review.uuid]),
+        "decisions": [
+            {"action": a, "url": reverse(f"review:{a.value}", args=[review.uuid])}
+            for a in actions_for(status=review.status, role=role)
+            if newer is None
+        ],
+        "detail_url": review_url(review),
+        "queue_url": reverse("review:queue") if role in DECIDERS else None,
+    }
+    if can_edit:
+        workload = Workload.model_validate(review.workload)
+        facility = Facility.model_validate(review.facility)
+        context["workload_form"] = workload_form or WorkloadForm(prefix="w", current=workload)
+        context["facility_form"] = facility_form or FacilityForm(prefix="f", current=facility)
+        context["revise_problems"] = revise_problems or []
+        if any(row.needs_confirmation for row in lines):
+            context["parts"] = Part.objects.select_related("vendor", "system", "gpu").order_by(
+                "kind", "vendor__name", "part_number"
+            )
+    if internal:
+        context["events"] = review.events.select_related("actor").order_by("created_at", "id")
+    return context
+
+
+@require_GET
+@require_roles(*ANY_ROLE)
+def review_detail(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
+    """The review page; with HX-Request only the `results` region (numbers, charts, findings)."""
+    review = get_object_or_404(reviews_visible(request.user), uuid=uuid)
+    template = "review/detail.html#results" if request.htmx else "review/detail.html"
+    response = render(request, template, review_context(request, review))
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _edit_forms(request: HtmxHttpRequest, review: Review) -> tuple[WorkloadForm, FacilityForm]:
+    """The page's load and room form as posted, over the review's saved load and room."""
+    workload = Workload.model_validate(review.workload)
+    facility = Facility.model_validate(review.facility)
+    return (
+        WorkloadForm(request.POST, prefix="w", current=workload),
+        FacilityForm(request.POST, prefix="f", current=facility),
+    )
+
+
+def _edit_form_again(
+    request: HtmxHttpRequest,
+    review: Review,
+    workload_form: WorkloadForm,
+    facility_form: FacilityForm,
+) -> HttpResponse:
+    """Invalid input: the form again with its errors (htmx swaps only the form)."""
+    context = review_context(
+        request, review, workload_form=workload_form, facility_form=facility_form
+    )
+    if not request.htmx:
+        return render(request, "review/detail.html", context, status=400)
+    response = render(request, "review/detail.html#edit-form", context)
+    return reswap(retarget(response, "#edit-form"), "outerHTML")
+
+
+@require_POST
+@require_roles(*EDITORS)
+def review_rerun_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
+    """Edit the workload or facility: re-run the checks and swap the results in place.
+
+    The form posts the version the page was showing; if Finance decided (or another tab
+    re-ran) since, the answer is 409 "quote changed" rather than a silent overwrite.
+    """
+    review = get_object_or_404(reviews_visible(request.user), uuid=uuid)
+    workload_form, facility_form = _edit_forms(request, review)
+    if not (workload_form.is_valid() and facility_form.is_valid()):
+        return _edit_form_again(request, review, workload_form, facility_form)
+    if _newer_review(review) is not None:
+        return _conflict("Quote changed: the vendor's revision replaced this version.")
+    if str(review.version) != request.POST.get("version", str(review.version)):
+        return _conflict()
+    old = ReviewReport.model_validate(review.report)
+    try:
+        review = review_rerun(
+            review=review,
+            workload=workload_form.workload,
+            facility=facility_form.facility,
+            user=request.user,
+        )
+    except ReviewChanged:
+        return _conflict()
+    if not request.htmx:
+        return redirect(review_url(review))
+    context = review_context(request, review, before=old)
+    return render(request, "review/detail.html#results", context)
+
+
+@require_POST
+@require_roles(*EDITORS)
+def review_preview_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
+    """What-if: re-run the checks with the edited load or room and show the result, unsaved.
+
+    Exploring "what if 2,000 users?" must not touch the review Finance decided on: the
+    preview stores nothing and keeps the version; "Save" (review_rerun_view) makes it real.
+    """
+    review = get_object_or_404(reviews_visible(request.user), uuid=uuid)
+    workload_form, facility_form = _edit_forms(request, review)
+    if not (workload_form.is_valid() and facility_form.is_valid()):
+        return _edit_form_again(request, review, workload_form, facility_form)
+    old = ReviewReport.model_validate(review.report)
+    report = services.review_run(
+        quote=review.quote, workload=workload_form.workload, facility=facility_form.facility
+    )
+    preview = copy.copy(review)  # an unsaved stand-in: the page reads its report and inputs
+    preview.report = report.model_dump(mode="json")
+    preview.workload = workload_form.workload.model_dump(mode="json")
+    preview.facility = facility_form.facility.model_dump(mode="json")
+    context = {**review_context(request, preview, before=old), "preview": True}
+    return render(request, "review/detail.html#results", context)
+
+
+def _conflict(
+    message: str = "Quote changed: someone else updated this review first. Reload to see it.",
+) -> HttpResponse:
+    return HttpResponse(message, status=409, content_type="text/plain; charset=utf-8")
+
+
+@require_POST
+@require_roles(*EDITORS)
+def review_revise_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
+    """Upload the vendor's revised quote: a new quote version and a new review, then show it
+    (its page lists which findings changed against this one)."""
+    review = get_object_or_404(reviews_visible(request.user), uuid=uuid)
+    form = QuoteFileForm(request.POST, request.FILES)
+    problems: list[QuoteParseError] = []
+    if form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            revised = review_revise(
+                review=review, data=upload.read(), filename=upload.name, user=request.user
+            )
+        except QuoteParseError as error:
+            problems = [error]
+        else:
+            if request.htmx:
+                return HttpResponseClientRedirect(review_url(revised))
+            return redirect(review_url(revised))
+    else:
+        problems = [
+            QuoteParseError(message, file=getattr(request.FILES.get("file"), "name", "quote"))
+            for message in form.errors.get("file", [])
+        ]
+    context = review_context(request, review, revise_problems=problems)
+    if request.htmx:
+        response = render(request, "review/detail.html#revise", context)
+        return reswap(retarget(response, "#revise"), "outerHTML")
+    return render(request, "review/detail.html", context, status=400)
+
+
+def review_url(review: Review) -> str:
+    return reverse("review:detail", args=[review.uuid])

@@ -1,0 +1,58 @@
+"""The memory chart compares what must ride in ONE NVLink domain with that domain.
+
+For inference that is one copy of the weights plus one conversation (other users ride in other
+copies); for training it is the whole job. Drawing the whole inference job against one domain
+made a passing quote look split (a work van of 96 GB cards "at 258 %").
+"""
+
+import re
+
+import pytest
+
+from apps.reports import page
+from tests.review.engine.engine_kit import quoted_system, run
+
+SERVER_ROOM = {
+    "name": "Server room", "site": "datacenter", "rack_power_kw": 15, "racks_available": 4,
+    "cooling": "air", "floor_load_lb_per_sqft": 250,
+}  # fmt: skip
+RAG = {
+    "name": "RAG for 100", "kind": "rag", "model": "Qwen3-32B", "precision": "fp8",
+    "context_tokens": 8192, "concurrent_users": 100, "tokens_per_sec_per_user": 15,
+}  # fmt: skip
+
+
+def _memory_chart(report):
+    (chart,) = [c for c in page.charts(report) if c.key == "memory"]
+    return chart
+
+
+def test_inference_domain_memory_is_one_copy_and_one_conversation(catalog):
+    report = run(catalog, [quoted_system(catalog, "rtx-pro-server-8x")], RAG, SERVER_ROOM)
+    # weights 32.8 B x 1 byte = 32.8 GB
+    # one conversation: 2 x 64 layers x 8 KV heads x 128 x 2 bytes x 8,192 tokens = 2.147 GB
+    # one domain must hold 32.8 + 2.147 = 34.95 GB; the whole job holds 100 conversations:
+    # 32.8 + 100 x 2.147 = 247.55 GB, spread over several copies
+    assert report.sizing.domain_job_memory_gb == pytest.approx(34.95, abs=0.01)
+    assert report.sizing.job_memory_gb == pytest.approx(247.55, abs=0.01)
+    assert report.sizing.nvlink_domain_memory_gb == 96.0  # one RTX PRO 6000, PCIe only
+
+    chart = _memory_chart(report)
+    assert "One model copy against one NVLink domain" in chart.svg
+    assert "34.9" in chart.svg or "35" in chart.svg
+    assert "247.6" not in chart.svg
+    assert report.worst("nvlink_domain") in {"ok", "info"}
+
+
+def test_training_domain_memory_is_the_whole_job(catalog):
+    report = run(
+        catalog,
+        [quoted_system(catalog, "dgx-b200")],
+        {"name": "Full fine-tune", "kind": "fine_tuning", "memory_gb": 512},
+        SERVER_ROOM,
+    )
+    assert report.sizing.domain_job_memory_gb == report.sizing.job_memory_gb == 512
+    chart = _memory_chart(report)
+    assert "Biggest job against one NVLink domain" in chart.svg
+    # 512 GB of a 1,440 GB domain (8 x 180 GB) = 35.6 %
+    assert re.search(r"35\.6\s*%", chart.svg)
