@@ -34,7 +34,7 @@ def engine_time(lines: int, *, runs: int, budget_s: float) -> dict[str, Any]:
         systems=intake.systems,
         workload=Workload.model_validate(WORKLOAD_PRESETS["internal-assistant"]),
         facility=Facility.model_validate(FACILITY_PRESETS["server-room"]),
-        line_findings=intake.line_findings,
+        line_problems=intake.line_problems,
     )
     for _ in range(3):  # warm-up: first-call caches, lazy imports
         report = review(inp, catalog)

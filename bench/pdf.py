@@ -46,7 +46,7 @@ def pdf_time(lines: int, runs: int) -> dict[str, Any]:
             systems=intake.systems,
             workload=Workload.model_validate(WORKLOAD_PRESETS["internal-assistant"]),
             facility=Facility.model_validate(FACILITY_PRESETS["server-room"]),
-            line_findings=intake.line_findings,
+            line_problems=intake.line_problems,
         ),
         catalog,
     )

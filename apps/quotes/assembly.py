@@ -24,9 +24,7 @@ from pydantic import BaseModel, Field
 from apps.catalog.choices import VEHICLE_NAMES
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
 from apps.quotes.matching import LineMatch
-from apps.review.engine.schemas import Finding, QuotedSystem
-
-CHECK = "quote_lines"
+from apps.quotes.schemas import LineProblem, QuotedSystem
 
 
 class AssemblyLine(BaseModel):
@@ -40,7 +38,7 @@ class AssemblyLine(BaseModel):
 
 class Assembly(BaseModel):
     systems: list[QuotedSystem] = Field(default_factory=list)
-    findings: list[Finding] = Field(default_factory=list)
+    problems: list[LineProblem] = Field(default_factory=list)
 
 
 @dataclass
@@ -82,9 +80,10 @@ def lines_text(lines: Sequence[int]) -> str:
     return ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
 
 
-def _finding(severity: str, title: str, detail: str, *, lever: str, **metrics: object) -> Finding:
-    return Finding(
-        check=CHECK,
+def _problem(
+    severity: str, title: str, detail: str, *, lever: str, **metrics: object
+) -> LineProblem:
+    return LineProblem(
         severity=severity,
         title=title,
         detail=detail,
@@ -94,7 +93,7 @@ def _finding(severity: str, title: str, detail: str, *, lever: str, **metrics: o
 
 
 def systems_assemble(lines: Sequence[AssemblyLine], catalog: CatalogSnapshot) -> Assembly:
-    """Vehicles from matched lines; strange combinations become findings (module doc)."""
+    """Vehicles from matched lines; strange combinations become problems (module doc)."""
     out = Assembly()
     chassis: list[_Chassis] = []
     pools: dict[str, _CardPool] = {}
@@ -106,8 +105,8 @@ def systems_assemble(lines: Sequence[AssemblyLine], catalog: CatalogSnapshot) ->
             continue
         quantity = item.quantity
         if quantity is None:
-            out.findings.append(
-                _finding(
+            out.problems.append(
+                _problem(
                     "warning",
                     f"Line {item.line} has no quantity",
                     f"Line {item.line} ({part.part_number}) gives no quantity, so it is left "
@@ -190,12 +189,12 @@ def _assemble_kits(chassis: list[_Chassis], pools: list[_CardPool], out: Assembl
         pairs += [([c], None) for c in chassis[len(pools) :]]
         leftover = pools[len(chassis) :]
     for pool in leftover:
-        out.findings.append(_no_chassis(pool))
+        out.problems.append(_no_chassis(pool))
     for group, pool in pairs:
         if pool is None:
             for item in group:
-                out.findings.append(
-                    _finding(
+                out.problems.append(
+                    _problem(
                         "warning",
                         f"{item.quantity} × {item.spec.name} with no GPUs",
                         f"Line {item.line} quotes a GPU-ready chassis but no GPU cards go "
@@ -209,10 +208,10 @@ def _assemble_kits(chassis: list[_Chassis], pools: list[_CardPool], out: Assembl
         _fill(group, pool, out)
 
 
-def _no_chassis(pool: _CardPool) -> Finding:
+def _no_chassis(pool: _CardPool) -> LineProblem:
     """Cards with no vehicle. A warning, not critical: a cards-only quote is often an upgrade
     for servers already in the rack, but the review cannot see the vehicle they go into."""
-    return _finding(
+    return _problem(
         "warning",
         f"{pool.count} × {pool.gpu.model} with no chassis",
         f"{lines_text(pool.lines).capitalize()}: {pool.count} × {pool.gpu.name} cards "
@@ -228,8 +227,8 @@ def _fill(group: list[_Chassis], pool: _CardPool, out: Assembly) -> None:
     units = sum(item.quantity for item in group)
     per, extra = divmod(pool.count, units)
     if extra:
-        out.findings.append(
-            _finding(
+        out.problems.append(
+            _problem(
                 "warning",
                 f"{pool.count} × {pool.gpu.model} don't divide over {units} chassis",
                 f"{pool.count} cards over {units} chassis: {extra} take {per + 1}, "
@@ -251,8 +250,8 @@ def _fill(group: list[_Chassis], pool: _CardPool, out: Assembly) -> None:
         limit = item.spec.max_gpu_watts
         if limit is not None and pool.gpu.tdp_w_max > limit and not watts_over:
             watts_over = True
-            out.findings.append(
-                _finding(
+            out.problems.append(
+                _problem(
                     "critical",
                     f"{pool.gpu.model} draws more than {item.spec.name} takes per slot",
                     f"The {pool.gpu.name} draws up to {pool.gpu.tdp_w_max:.0f} W; the chassis "
@@ -272,8 +271,8 @@ def _kit(
     installed = cards
     if spec.gpu_slots is not None and cards > spec.gpu_slots and out is not None:
         installed = spec.gpu_slots
-        out.findings.append(
-            _finding(
+        out.problems.append(
+            _problem(
                 "critical",
                 f"{cards} cards for {spec.gpu_slots} slots",
                 f"Each {spec.name} takes {spec.gpu_slots} GPUs but the quote puts {cards} in "
@@ -335,8 +334,8 @@ def _fit_bridges(
     units = sum(s.quantity for s in bridged)
     lines = sorted(line for g in groups for line in g.lines)
     if not units:
-        out.findings.append(
-            _finding(
+        out.problems.append(
+            _problem(
                 "warning",
                 "NVLink bridges with nothing to bridge",
                 f"{lines_text(lines).capitalize()}: NVLink bridges, but no GPU on "
@@ -355,8 +354,8 @@ def _fit_bridges(
                 continue
             ways = min(group.ways, gpu_max, system.gpus_per_system)
             if group.ways > gpu_max:
-                out.findings.append(
-                    _finding(
+                out.problems.append(
+                    _problem(
                         "warning",
                         f"{group.ways}-way bridge on a {system.gpu} that links {gpu_max}",
                         f"The {system.gpu} joins at most {gpu_max} GPUs over NVLink bridges; "
@@ -366,8 +365,8 @@ def _fit_bridges(
                     )
                 )
             if per_system * ways < system.gpus_per_system:
-                out.findings.append(
-                    _finding(
+                out.problems.append(
+                    _problem(
                         "info",
                         f"Only {per_system * ways} of {system.gpus_per_system} GPUs bridged",
                         f"{per_system} × {group.ways}-way bridge per server links "

@@ -1,8 +1,8 @@
 """From a vendor's file to what the review reads: the quote summary, the vehicles and the
-``quote_lines`` findings.
+problems its lines have (the review's ``quote_lines`` check words them as findings).
 
 Pure (no ORM): the ``review_quote`` command, the upload service and the review service all call
-``quote_intake``. The quote-line findings are the bookkeeper's checks, each with its arithmetic:
+``quote_intake``. The quote-line problems are the bookkeeper's checks, each with its arithmetic:
 "2 × 515,000.00 = 1,030,000.00 but the line says 515,000.00".
 """
 
@@ -14,14 +14,14 @@ from decimal import Decimal
 from pydantic import BaseModel, Field
 
 from apps.catalog.snapshot import CatalogSnapshot
-from apps.quotes.assembly import CHECK, AssemblyLine, lines_text, systems_assemble
+from apps.quotes.assembly import AssemblyLine, lines_text, systems_assemble
 from apps.quotes.matching import LineMatch, PartRef, lines_match
 from apps.quotes.parsing import ParsedLine, ParsedQuote, parse_upload
-from apps.review.engine.schemas import Finding, QuotedSystem, QuoteLineOut, QuoteSummary
+from apps.quotes.schemas import LineProblem, QuotedSystem, QuoteLineOut, QuoteSummary
 
 #: Findings listed one by one before the rest are summed up in one finding, so a 10,000-line
-#: quote of unknown cables does not bury the vehicle findings.
-MAX_LINE_FINDINGS = 10
+#: quote of unknown cables does not bury the vehicle problems.
+MAX_LINE_PROBLEMS = 10
 CENT = Decimal("0.01")
 
 
@@ -29,7 +29,7 @@ class QuoteIntake(BaseModel):
     parsed: ParsedQuote
     summary: QuoteSummary
     systems: list[QuotedSystem] = Field(default_factory=list)
-    line_findings: list[Finding] = Field(default_factory=list)
+    line_problems: list[LineProblem] = Field(default_factory=list)
     matches: list[LineMatch] = Field(default_factory=list)  # one per parsed line
 
 
@@ -82,35 +82,20 @@ def quote_intake_parsed(
         lines=lines_out,
         file=parsed.file_name,
     )
-    findings = [
-        *_match_findings(parsed, lines_out, matches),
-        *_arithmetic_findings(parsed, lines_out),
-        *_total_findings(parsed, lines_sum),
-        *assembly.findings,
+    problems = [
+        *_match_problems(parsed, lines_out, matches),
+        *_arithmetic_problems(parsed, lines_out),
+        *_total_problems(parsed, lines_sum),
+        *assembly.problems,
     ]
-    cards = any(m.kind == "gpu_card" and m.match not in ("none", "ambiguous") for m in matches)
-    if not assembly.systems and not cards:
-        findings.append(
-            Finding(
-                check=CHECK,
-                severity="warning",
-                title="No GPU system on this quote",
-                detail="Nothing on the quote matched a vehicle from the catalog, so there is "
-                "nothing to size. Check the unmatched lines.",
-                lever="Check the unmatched lines: which of them is the server?",
-            )
-        )
-    findings.extend(
-        Finding(check=CHECK, severity="info", title="Read with a caveat", detail=w)
-        for w in parsed.warnings
+    problems.extend(
+        LineProblem(severity="info", title="Read with a caveat", detail=w) for w in parsed.warnings
     )
-    if not any(f.severity in ("warning", "critical") for f in findings):
-        findings.insert(0, _all_clear(parsed, lines_out, summary))
     return QuoteIntake(
         parsed=parsed,
         summary=summary,
         systems=assembly.systems,
-        line_findings=findings,
+        line_problems=problems,
         matches=matches,
     )
 
@@ -132,7 +117,7 @@ def _line_out(number: int, line: ParsedLine, match: LineMatch) -> QuoteLineOut:
 
 
 def money(amount: Decimal, currency: str = "") -> str:
-    """ "USD 1,030,000.00": how findings write money."""
+    """ "USD 1,030,000.00": how problems write money."""
     text = f"{amount.quantize(CENT):,}"
     return f"{currency} {text}" if currency else text
 
@@ -151,15 +136,14 @@ def _lines_sum(lines: list[ParsedLine]) -> Decimal | None:
     return sum(amounts, Decimal(0)) if amounts else None
 
 
-def _capped(findings: list[Finding], what: str) -> list[Finding]:
-    if len(findings) <= MAX_LINE_FINDINGS:
-        return findings
-    rest = findings[MAX_LINE_FINDINGS:]
+def _capped(problems: list[LineProblem], what: str) -> list[LineProblem]:
+    if len(problems) <= MAX_LINE_PROBLEMS:
+        return problems
+    rest = problems[MAX_LINE_PROBLEMS:]
     lines = [f.metrics.get("line") for f in rest if f.metrics.get("line")]
     return [
-        *findings[:MAX_LINE_FINDINGS],
-        Finding(
-            check=CHECK,
+        *problems[:MAX_LINE_PROBLEMS],
+        LineProblem(
             severity=max(
                 (f.severity for f in rest), key=("ok", "info", "warning", "critical").index
             ),
@@ -177,19 +161,18 @@ def _where(line: QuoteLineOut) -> str:
     return f"Line {line.line}{row}, {text[:80]!r}"
 
 
-def _match_findings(
+def _match_problems(
     parsed: ParsedQuote, lines: list[QuoteLineOut], matches: list[LineMatch]
-) -> list[Finding]:
-    unmatched: list[Finding] = []
-    ambiguous: list[Finding] = []
-    fuzzy: list[Finding] = []
-    errors: list[Finding] = []
+) -> list[LineProblem]:
+    unmatched: list[LineProblem] = []
+    ambiguous: list[LineProblem] = []
+    fuzzy: list[LineProblem] = []
+    errors: list[LineProblem] = []
     for out, line, match in zip(lines, parsed.lines, matches, strict=True):
         metrics = {"line": out.line, "row": out.source_row, "part_number": out.part_number}
         if line.errors:
             errors.append(
-                Finding(
-                    check=CHECK,
+                LineProblem(
                     severity="warning",
                     title=f"Line {out.line} could not be read completely",
                     detail=f"{_where(out)}: {'; '.join(line.errors)}.",
@@ -199,8 +182,7 @@ def _match_findings(
             )
         if match.match == "none" and match.kind == "unknown":
             unmatched.append(
-                Finding(
-                    check=CHECK,
+                LineProblem(
                     severity="warning",
                     title=f"Line {out.line} is not in the catalog",
                     detail=f"{_where(out)} matches nothing on the lot. If it is hardware the "
@@ -212,8 +194,7 @@ def _match_findings(
         elif match.match == "ambiguous":
             names = ", ".join(p.part_number for p in match.candidates)
             ambiguous.append(
-                Finding(
-                    check=CHECK,
+                LineProblem(
                     severity="warning",
                     title=f"Line {out.line} could be several parts",
                     detail=f"{_where(out)} is as close to {names}. It is left out of the "
@@ -224,8 +205,7 @@ def _match_findings(
             )
         elif match.match == "fuzzy" and match.part is not None:
             fuzzy.append(
-                Finding(
-                    check=CHECK,
+                LineProblem(
                     severity="info",
                     title=f"Line {out.line} read as {match.part.part_number}",
                     detail=f"{_where(out)} is closest to {match.part.part_number} "
@@ -242,8 +222,8 @@ def _match_findings(
     ]
 
 
-def _arithmetic_findings(parsed: ParsedQuote, lines: list[QuoteLineOut]) -> list[Finding]:
-    findings: list[Finding] = []
+def _arithmetic_problems(parsed: ParsedQuote, lines: list[QuoteLineOut]) -> list[LineProblem]:
+    problems: list[LineProblem] = []
     for out in lines:
         if out.quantity is None or out.unit_price is None or out.extended_price is None:
             continue
@@ -251,9 +231,8 @@ def _arithmetic_findings(parsed: ParsedQuote, lines: list[QuoteLineOut]) -> list
         off = out.extended_price - expected
         if abs(off) <= CENT:
             continue
-        findings.append(
-            Finding(
-                check=CHECK,
+        problems.append(
+            LineProblem(
                 severity="warning",
                 title=f"Line {out.line} does not add up",
                 detail=f"{_where(out)}: {out.quantity} × {money(out.unit_price)} = "
@@ -271,10 +250,10 @@ def _arithmetic_findings(parsed: ParsedQuote, lines: list[QuoteLineOut]) -> list
                 lever="Ask the vendor to correct the line.",
             )
         )
-    return _capped(findings, "lines that do not add up")
+    return _capped(problems, "lines that do not add up")
 
 
-def _total_findings(parsed: ParsedQuote, lines_sum: Decimal | None) -> list[Finding]:
+def _total_problems(parsed: ParsedQuote, lines_sum: Decimal | None) -> list[LineProblem]:
     """The lines against the stated subtotal (or the total, less tax when the quote states
     tax). Rounding of a cent per line is allowed."""
     if lines_sum is None:
@@ -297,8 +276,7 @@ def _total_findings(parsed: ParsedQuote, lines_sum: Decimal | None) -> list[Find
         else ""
     )
     return [
-        Finding(
-            check=CHECK,
+        LineProblem(
             severity="warning",
             title=f"The lines don't add up to the stated {label}",
             detail=f"The lines add up to {money(lines_sum, cur)}{tax_text}, but the quote states "
@@ -308,17 +286,3 @@ def _total_findings(parsed: ParsedQuote, lines_sum: Decimal | None) -> list[Find
             lever="Ask the vendor to correct the total or the lines.",
         )
     ]
-
-
-def _all_clear(parsed: ParsedQuote, lines: list[QuoteLineOut], summary: QuoteSummary) -> Finding:
-    compute = sum(1 for line in lines if line.kind not in ("other", "unknown"))
-    other = sum(1 for line in lines if line.kind == "other")
-    total = f"; total {money(summary.total, summary.currency)}" if summary.total is not None else ""
-    return Finding(
-        check=CHECK,
-        severity="ok",
-        title="Every line is known and adds up",
-        detail=f"{len(lines)} line(s): {compute} matched to the catalog, {other} non-compute"
-        f"{total}.",
-        metrics={"lines": len(lines), "compute_lines": compute, "other_lines": other},
-    )

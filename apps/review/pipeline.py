@@ -36,7 +36,7 @@ def review_of_intake(
             systems=intake.systems,
             workload=workload,
             facility=facility,
-            line_findings=intake.line_findings,
+            line_problems=intake.line_problems,
         ),
         catalog,
         finance_thresholds=settings.RIGHTSIZE_FINANCE_THRESHOLDS,

@@ -1,4 +1,4 @@
-"""Assembly: chassis + cards + bridges become vehicles; strange kits become findings."""
+"""Assembly: chassis + cards + bridges become vehicles; strange kits become line problems."""
 
 from decimal import Decimal
 
@@ -44,7 +44,7 @@ def test_two_chassis_with_eight_l40s_are_two_vans_of_four(kit):
     # 28,000 + 4 × 9,500 = 66,000 per van; two vans = 132,000, the quote's total.
     assert van.unit_price == Decimal("66000")
     assert van.lines == [1, 2]
-    assert result.findings == []
+    assert result.problems == []
 
 
 def test_eight_h200_nvl_with_two_4_way_bridges_is_domain_4(kit):
@@ -56,13 +56,13 @@ def test_eight_h200_nvl_with_two_4_way_bridges_is_domain_4(kit):
     # 28,000 + 8 × 30,000 + 2 × 500 = 269,000.
     assert van.unit_price == Decimal("269000")
     assert van.lines == [1, 2, 3]
-    assert result.findings == []
+    assert result.problems == []
 
 
 def test_one_bridge_for_eight_cards_bridges_only_four(kit):
     result = kit((CHASSIS, 1, None), (H200_NVL, 8, None), (BRIDGE_4, 1, None))
     assert result.systems[0].nvlink_domain_gpus == 4
-    (finding,) = result.findings
+    (finding,) = result.problems
     assert finding.severity == "info"
     assert "Only 4 of 8 GPUs bridged" in finding.title
 
@@ -70,22 +70,22 @@ def test_one_bridge_for_eight_cards_bridges_only_four(kit):
 def test_bridges_for_pcie_only_cards_are_a_warning(kit):
     result = kit((CHASSIS, 1, None), (L40S, 4, None), (BRIDGE_4, 1, None))
     assert result.systems[0].nvlink_domain_gpus == 1
-    assert [f.severity for f in result.findings] == ["warning"]
-    assert "nothing to bridge" in result.findings[0].title
+    assert [f.severity for f in result.problems] == ["warning"]
+    assert "nothing to bridge" in result.problems[0].title
 
 
 def test_gpus_without_a_chassis_are_a_warning_not_a_crash(kit):
     result = kit((L40S, 8, "9500"))
     assert result.systems == []
-    (finding,) = result.findings
-    assert (finding.check, finding.severity) == ("quote_lines", "warning")
+    (finding,) = result.problems
+    assert finding.severity == "warning"
     assert finding.metrics == {"lines": [1], "gpus": 8}
 
 
 def test_cards_next_to_a_whole_system_have_no_chassis(kit):
     result = kit(("DGXB-G1440+P2CMI36", 1, None), (L40S, 2, None))
     assert [s.sku for s in result.systems] == ["dgx-b200"]
-    assert "no chassis" in result.findings[0].title
+    assert "no chassis" in result.problems[0].title
 
 
 def test_more_cards_than_slots_is_critical_and_capped(kit):
@@ -93,7 +93,7 @@ def test_more_cards_than_slots_is_critical_and_capped(kit):
     (van,) = result.systems
     assert van.gpus_per_system == 10  # the chassis has 10 slots: 2 cards have nowhere to go
     assert van.power_kw == pytest.approx(2.2 + 10 * 0.6)
-    (finding,) = result.findings
+    (finding,) = result.problems
     assert finding.severity == "critical"
     assert finding.metrics == {"line": 1, "cards": 12, "slots": 10}
 
@@ -113,7 +113,7 @@ def test_cards_hotter_than_the_chassis_takes_are_critical(kit, catalog):
         AssemblyLine(line=2, quantity=4, match=line_match(L40S, "", index=index)),
     ]
     result = systems_assemble(lines, hot)
-    (finding,) = result.findings
+    (finding,) = result.problems
     # 350 W L40S > 300 W per slot.
     assert finding.severity == "critical"
     assert finding.metrics == {"gpu_w": 350.0, "max_gpu_w": 300.0}
@@ -124,14 +124,14 @@ def test_uneven_cards_split_into_two_groups(kit):
     # 7 cards over 2 chassis: divmod(7, 2) = (3, 1) -> one van of 4, one of 3.
     assert [(s.quantity, s.gpus_per_system) for s in result.systems] == [(1, 4), (1, 3)]
     assert sum(s.quantity * s.gpus_per_system for s in result.systems) == 7
-    assert result.findings[0].severity == "warning"
+    assert result.problems[0].severity == "warning"
 
 
 def test_a_chassis_without_cards_is_a_van_with_no_engine(kit):
     result = kit((CHASSIS, 1, "28000"))
     (van,) = result.systems
     assert (van.gpus_per_system, van.power_kw) == (0, pytest.approx(2.2))
-    assert "with no GPUs" in result.findings[0].title
+    assert "with no GPUs" in result.problems[0].title
 
 
 def test_two_gpu_models_fill_two_chassis_lines_in_order(kit):
@@ -161,13 +161,13 @@ def test_unmatched_other_and_zero_lines_are_skipped(kit, catalog):
             line=3, quantity=0, match=line_match("DGX-SPARK-4TB", "", index=match_index(catalog))
         ),
     ]
-    assert systems_assemble(lines, catalog).model_dump() == {"systems": [], "findings": []}
+    assert systems_assemble(lines, catalog).model_dump() == {"systems": [], "problems": []}
 
 
 def test_a_system_line_without_quantity_is_a_finding(kit):
     result = kit(("DGX-SPARK-4TB", None, None))
     assert result.systems == []
-    assert result.findings[0].title == "Line 1 has no quantity"
+    assert result.problems[0].title == "Line 1 has no quantity"
 
 
 def test_vehicle_names_follow_the_field_guide(catalog):

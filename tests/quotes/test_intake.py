@@ -1,10 +1,11 @@
-"""Intake: a file becomes the quote summary, the vehicles and the quote_lines findings."""
+"""Intake: a file becomes the quote summary, the vehicles and the line problems, which the
+review's quote_lines check words as findings (one place says "no GPU system")."""
 
 from decimal import Decimal
 
 import pytest
 
-from apps.quotes.intake import MAX_LINE_FINDINGS, quote_intake, quote_intake_parsed
+from apps.quotes.intake import MAX_LINE_PROBLEMS, quote_intake, quote_intake_parsed
 from apps.quotes.parsing import ParsedLine, ParsedQuote, QuoteParseError
 from tests.conftest import EXAMPLES
 
@@ -26,8 +27,27 @@ def _quote(*lines, **fields):
     )
 
 
+def _reported(intake):
+    """The quote_lines findings the review makes of an intake (the engine with a light load)."""
+    from apps.catalog.snapshot import snapshot_from_fixture
+    from apps.review.engine.review import ReviewInput, review
+    from apps.review.engine.schemas import Facility, Workload, WorkloadKind
+
+    report = review(
+        ReviewInput(
+            quote=intake.summary,
+            systems=intake.systems,
+            workload=Workload(kind=WorkloadKind.DEVELOPMENT),
+            facility=Facility(),
+            line_problems=intake.line_problems,
+        ),
+        snapshot_from_fixture(),
+    )
+    return [f for f in report.findings if f.check == "quote_lines"]
+
+
 def _severities(intake):
-    return [(f.severity, f.title) for f in intake.line_findings]
+    return [(f.severity, f.title) for f in _reported(intake)]
 
 
 def test_the_pcie_vans_example_reads_end_to_end(catalog):
@@ -78,7 +98,7 @@ def test_qty_times_unit_not_extended_is_a_warning_with_the_arithmetic(catalog):
     intake = quote_intake_parsed(
         _quote(("DGXB-G1440+P2CMI36", "", 2, "515000.00", "515000.00")), catalog
     )
-    (finding,) = [f for f in intake.line_findings if "add up" in f.title]
+    (finding,) = [f for f in _reported(intake) if "add up" in f.title]
     assert (finding.check, finding.severity) == ("quote_lines", "warning")
     # 2 × 515,000.00 = 1,030,000.00; the line says 515,000.00; off by -515,000.00.
     assert "2 × 515,000.00 = 1,030,000.00, but the line says 515,000.00" in finding.detail
@@ -99,10 +119,10 @@ def test_unmatched_part_numbers_are_warnings_naming_the_row(catalog):
         ),
         catalog,
     )
-    (finding,) = [f for f in intake.line_findings if f.severity == "warning"]
+    (finding,) = [f for f in intake.line_problems if f.severity == "warning"]
     assert finding.title == "Line 2 is not in the catalog"
     assert "(row 3)" in finding.detail and "ACME-42" in finding.detail
-    assert not any(f.severity == "ok" for f in intake.line_findings)
+    assert not any(f.severity == "ok" for f in _reported(intake))
 
 
 def test_many_unmatched_lines_are_summed_up(catalog):
@@ -110,16 +130,20 @@ def test_many_unmatched_lines_are_summed_up(catalog):
         (f"ACME-{n}", "Flux capacitor", 1, "1", "1") for n in range(25)
     ]
     intake = quote_intake_parsed(_quote(*rows), catalog)
-    unmatched = [f for f in intake.line_findings if "catalog" in f.title]
+    unmatched = [f for f in intake.line_problems if "catalog" in f.title]
     # 10 one by one, then "15 more lines not in the catalog" (25 − 10 = 15).
-    assert len(unmatched) == MAX_LINE_FINDINGS + 1
+    assert len(unmatched) == MAX_LINE_PROBLEMS + 1
     assert unmatched[-1].title == "15 more lines not in the catalog"
 
 
 def test_gpus_without_a_chassis_are_a_warning(catalog):
     intake = quote_intake_parsed(_quote(("900-2G133-0080-000", "", 8, "9500", "76000")), catalog)
     assert intake.systems == []
-    assert _severities(intake) == [("warning", "8 × L40S with no chassis")]
+    assert [(p.severity, p.title) for p in intake.line_problems] == [
+        ("warning", "8 × L40S with no chassis")
+    ]
+    # The review adds the one "no GPU system" finding, from its quote_lines check.
+    assert ("critical", "No GPU system on the quote") in _severities(intake)
 
 
 def test_a_stated_total_that_disagrees_is_a_warning(catalog):
@@ -127,7 +151,7 @@ def test_a_stated_total_that_disagrees_is_a_warning(catalog):
         _quote(("DGX-SPARK-4TB", "", 2, "3999.00", "7998.00"), stated_total=Decimal("9000.00")),
         catalog,
     )
-    (finding,) = [f for f in intake.line_findings if f.severity == "warning"]
+    (finding,) = [f for f in intake.line_problems if f.severity == "warning"]
     # Lines: 7,998.00; stated: 9,000.00; off by 1,002.00.
     assert "USD 7,998.00" in finding.detail and "USD 9,000.00" in finding.detail
     assert finding.metrics["difference"] == "1002.00"
@@ -169,9 +193,16 @@ def test_non_compute_lines_do_not_warn(catalog):
         catalog,
     )
     assert [line.kind for line in intake.summary.lines] == ["system", "other"]
-    (ok,) = intake.line_findings
+    assert intake.line_problems == []
+    (ok,) = _reported(intake)
     assert ok.severity == "ok"
-    assert ok.metrics == {"lines": 2, "compute_lines": 1, "other_lines": 1}
+    assert ok.metrics == {
+        "lines": 2,
+        "systems": 1,
+        "gpus": 8,
+        "compute_lines": 1,
+        "other_lines": 1,
+    }
     # 515,000 + 40,000 = 555,000.
     assert intake.summary.total == Decimal("555000")
 

@@ -18,10 +18,10 @@ from apps.review.engine.blood_pressure import DEFAULT_FINANCE_THRESHOLDS, blood_
 from apps.review.engine.checks import CHECKS
 from apps.review.engine.checks.context import ReviewContext, context_build
 from apps.review.engine.errors import ReviewInputError
-from apps.review.engine.recommendation import recommend_from_context  # issue 7
+from apps.review.engine.recommendation import recommend_from_context
 from apps.review.engine.schemas import (
     Facility,
-    Finding,
+    LineProblem,
     QuotedSystem,
     QuoteSummary,
     ReviewReport,
@@ -36,15 +36,15 @@ __all__ = ["ReviewInput", "ReviewInputError", "review", "sizing_of"]
 class ReviewInput(BaseModel):
     """What a review needs: the quote as read, its vehicles, the load and the building.
 
-    `line_findings` are the `quote_lines` findings quote intake produced (unmatched lines,
-    quantity × unit ≠ extended, GPUs without a chassis).
+    `line_problems` are what quote intake found wrong with the lines (unmatched lines,
+    quantity × unit ≠ extended, GPUs without a chassis); the `quote_lines` check words them.
     """
 
     quote: QuoteSummary
     systems: list[QuotedSystem]
     workload: Workload
     facility: Facility
-    line_findings: list[Finding] = Field(default_factory=list)
+    line_problems: list[LineProblem] = Field(default_factory=list)
 
 
 def review(
@@ -59,14 +59,13 @@ def review(
         facility=inp.facility,
         quote=inp.quote,
         systems=inp.systems,
-        line_findings=inp.line_findings,
+        line_problems=inp.line_problems,
         catalog=catalog,
     )
     findings = [finding for _, check in CHECKS for finding in check(ctx)]
-    # --- issue 7: the right-fit vehicle; when there is none, its finding says why -----------
+    # The right-fit vehicle; when there is none, its finding says why.
     recommendation, no_fit = recommend_from_context(ctx)
     findings += [no_fit] if no_fit is not None else []
-    # --- end issue 7 --------------------------------------------------------------------------
     return ReviewReport(
         verdict=verdict_for(findings),
         quote=inp.quote,

@@ -6,17 +6,21 @@ report every face shows (ReviewReport). Field names are the contract's: add, nev
 
 from __future__ import annotations
 
-from decimal import Decimal
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-# Money is a decimal string in JSON ("1234567.00").
-Money = Annotated[
-    Decimal,
-    PlainSerializer(lambda d: f"{d.quantize(Decimal('0.01'))}", return_type=str, when_used="json"),
-]
+from apps.quotes.schemas import (
+    SEVERITY_ORDER,
+    LineProblem,
+    MatchName,
+    Money,
+    QuotedSystem,
+    QuoteLineOut,
+    QuoteSummary,
+    Severity,
+)
 
 
 class WorkloadKind(StrEnum):
@@ -123,58 +127,20 @@ class Facility(BaseModel):
     circuit_amps: float | None = Field(default=None, gt=0)
 
 
-MatchName = Literal["exact", "alias", "fuzzy", "ambiguous", "none"]
-
-
-class QuoteLineOut(BaseModel):
-    line: int
-    part_number: str = ""
-    description: str = ""
-    quantity: int | None = None
-    unit_price: Money | None = None
-    extended_price: Money | None = None
-    sku: str | None = None
-    match: MatchName = "none"
-    kind: Literal["system", "chassis", "gpu_card", "bridge", "other", "unknown"] = "unknown"
-    match_score: float | None = None
-    source_row: int | None = None
-
-
-class QuoteSummary(BaseModel):
-    vendor: str = ""
-    quote_number: str = ""
-    currency: str = "USD"
-    total: Money | None = None
-    lines: list[QuoteLineOut] = Field(default_factory=list)
-    file: str = ""
-
-
-class QuotedSystem(BaseModel):
-    """One vehicle on the quote, with the engines it carries (after assembly)."""
-
-    sku: str
-    name: str
-    form_factor: str
-    quantity: int = Field(ge=0)
-    gpu: str | None = None  # the engine's model name, e.g. "B200"
-    gpu_key: str | None = None  # catalog GpuSpec.key
-    gpus_per_system: int = 0
-    nvlink_domain_gpus: int = 1
-    power_kw: float | None = None  # maximum draw per system (what breakers are sized for)
-    power_typical_kw: float | None = None
-    weight_lb: float | None = None
-    rack_units: float | None = None
-    cooling: str = "air"
-    cpu_arch: str = "x86"
-    unit_price: Money | None = None
-    vehicle: str = ""  # "semi", "work van", ...
-    lines: list[int] = Field(default_factory=list)  # quote lines that make up this system
-
-
-Severity = Literal["ok", "info", "warning", "critical"]
-SEVERITY_ORDER: tuple[str, ...] = ("ok", "info", "warning", "critical")
 Level = Literal["calm", "raised", "high", "crisis"]
 LEVEL_ORDER: tuple[str, ...] = ("calm", "raised", "high", "crisis")
+
+
+__all__ = [
+    "SEVERITY_ORDER",
+    "LineProblem",
+    "MatchName",
+    "Money",
+    "QuoteLineOut",
+    "QuoteSummary",
+    "QuotedSystem",
+    "Severity",
+]
 
 
 class Finding(BaseModel):

@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.schemas import LineProblem
 from apps.review.engine.checks.context import ReviewContext, context_build
 from apps.review.engine.review import ReviewInput, review
 from apps.review.engine.schemas import (
@@ -88,14 +89,14 @@ def review_input(
     *,
     total: Decimal | None = None,
     currency: str = "USD",
-    line_findings: list[Finding] | None = None,
+    line_problems: list[LineProblem] | None = None,
 ) -> ReviewInput:
     return ReviewInput(
         quote=QuoteSummary(total=total, currency=currency),
         systems=systems,
         workload=_workload(workload),
         facility=_facility(facility),
-        line_findings=line_findings or [],
+        line_problems=line_problems or [],
     )
 
 
@@ -116,15 +117,15 @@ def context(
     facility: Facility | dict[str, Any] = ROW_RDHX,
     *,
     total: Decimal | None = None,
-    line_findings: list[Finding] | None = None,
+    line_problems: list[LineProblem] | None = None,
 ) -> ReviewContext:
-    inp = review_input(systems, workload, facility, total=total, line_findings=line_findings)
+    inp = review_input(systems, workload, facility, total=total, line_problems=line_problems)
     return context_build(
         workload=inp.workload,
         facility=inp.facility,
         quote=inp.quote,
         systems=inp.systems,
-        line_findings=inp.line_findings,
+        line_problems=inp.line_problems,
         catalog=catalog,
     )
 

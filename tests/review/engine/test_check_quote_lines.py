@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.schemas import LineProblem
 from apps.review.engine.checks import quote_lines
 from apps.review.engine.schemas import Finding
 from tests.review.engine.engine_kit import context, only, quoted_system
@@ -20,16 +21,15 @@ def test_a_clean_quote_gets_one_ok(catalog: CatalogSnapshot) -> None:
 
 
 def test_intake_findings_pass_through_without_an_extra_ok(catalog: CatalogSnapshot) -> None:
-    unmatched = Finding(
-        check="quote_lines",
+    unmatched = LineProblem(
         severity="warning",
         title="Line 3 matched nothing",
         detail="XYZ-1 is not in the catalog.",
     )
     ctx = context(
-        catalog, [quoted_system(catalog, "dgx-b200")], TRAINING, line_findings=[unmatched]
+        catalog, [quoted_system(catalog, "dgx-b200")], TRAINING, line_problems=[unmatched]
     )
-    assert quote_lines.check(ctx) == [unmatched]
+    assert quote_lines.check(ctx) == [Finding(check="quote_lines", **unmatched.model_dump())]
 
 
 def test_no_system_is_critical(catalog: CatalogSnapshot) -> None:

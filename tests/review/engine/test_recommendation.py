@@ -345,7 +345,7 @@ def test_quote_prices_count_only_in_dollars(
         facility=facility,
         quote=QuoteSummary(currency=currency, total=Decimal("100000")),
         systems=[quoted_system(catalog, "dgx-b200", 1, unit_price=100_000)],
-        line_findings=[],
+        line_problems=[],
         catalog=catalog,
     )
     rec, _ = recommend_from_context(ctx)

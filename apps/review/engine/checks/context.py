@@ -15,7 +15,7 @@ from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
 from apps.review.engine.model_resolve import ModelFacts, model_resolve
 from apps.review.engine.schemas import (
     Facility,
-    Finding,
+    LineProblem,
     QuotedSystem,
     QuoteSummary,
     Workload,
@@ -61,7 +61,7 @@ class ReviewContext:
     facility: Facility
     quote: QuoteSummary
     catalog: CatalogSnapshot
-    line_findings: tuple[Finding, ...]
+    line_problems: tuple[LineProblem, ...]
     model: ModelFacts | None
     vehicles: tuple[Vehicle, ...]
     job: JobMemory | None
@@ -157,7 +157,7 @@ def context_build(
     facility: Facility,
     quote: QuoteSummary,
     systems: Sequence[QuotedSystem],
-    line_findings: Sequence[Finding],
+    line_problems: Sequence[LineProblem],
     catalog: CatalogSnapshot,
 ) -> ReviewContext:
     """Size everything once. Raises ReviewInputError for an unknown model or GPU."""
@@ -176,7 +176,7 @@ def context_build(
         facility=facility,
         quote=quote,
         catalog=catalog,
-        line_findings=tuple(line_findings),
+        line_problems=tuple(line_problems),
         model=model,
         vehicles=vehicles,
         job=job_memory(workload, model),

@@ -1,8 +1,9 @@
-"""quote_lines: is there a vehicle with engines on this quote at all?
+"""quote_lines: does the quote add up, do we know every line, and is there a vehicle with
+engines on it at all?
 
 Line-level problems (unmatched part numbers, quantity × unit ≠ extended, GPUs without a chassis)
-come from quote intake as findings; this check passes them on and adds what only the whole quote
-shows: no GPU system, or chassis with no engines in them.
+come from quote intake; this check words each as a finding and adds what only the whole quote
+shows: no GPU system, or chassis with no engines in them. It is the one place either is said.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ CHECK = "quote_lines"
 
 
 def check(ctx: ReviewContext) -> list[Finding]:
-    findings = list(ctx.line_findings)
+    findings = [Finding(check=CHECK, **p.model_dump()) for p in ctx.line_problems]
     lines = len(ctx.quote.lines)
     metrics = {
         "lines": lines,
@@ -45,17 +46,25 @@ def check(ctx: ReviewContext) -> list[Finding]:
                 lever="Add the GPU cards the chassis should carry, or quote a complete system.",
             )
         )
-    if not any(f.check == CHECK for f in findings):
-        total = f" totalling {usd(ctx.quote.total)}" if ctx.quote.total is not None else ""
-        line_text = f"{lines} line{'s' if lines != 1 else ''}" if lines else "The quote"
-        vehicles = "; ".join(v.label for v in ctx.vehicles)
-        findings.append(
-            finding_make(
-                CHECK,
-                "ok",
-                "The quote reads cleanly",
-                f"{line_text}{total} matched the catalog: {vehicles}.",
-                metrics=metrics,
-            )
-        )
+    if not any(f.severity in ("warning", "critical") for f in findings):
+        findings.insert(0, _all_clear(ctx, metrics))
     return findings
+
+
+def _all_clear(ctx: ReviewContext, metrics: dict[str, int]) -> Finding:
+    """ "Every line is known and adds up: 3 lines totalling $515,000 matched the catalog:
+    1 × NVIDIA DGX B200"."""
+    lines = len(ctx.quote.lines)
+    compute = sum(1 for line in ctx.quote.lines if line.kind not in ("other", "unknown"))
+    other = sum(1 for line in ctx.quote.lines if line.kind == "other")
+    total = f" totalling {usd(ctx.quote.total)}" if ctx.quote.total is not None else ""
+    line_text = f"{lines} line{'s' if lines != 1 else ''}" if lines else "The quote"
+    vehicles = "; ".join(v.label for v in ctx.vehicles)
+    return finding_make(
+        CHECK,
+        "ok",
+        "Every line is known and adds up",
+        f"{line_text}{total}: {compute} matched to the catalog, {other} non-compute. "
+        f"On the lot: {vehicles}.",
+        metrics={**metrics, "compute_lines": compute, "other_lines": other},
+    )

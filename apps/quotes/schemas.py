@@ -1,0 +1,85 @@
+"""The quote half of the contract (shared/CONTRACT.md "quote" and "systems"): what quote intake
+hands the review. Pure pydantic, no ORM.
+
+A quote is read into its lines (`QuoteLineOut`), a summary (`QuoteSummary`), the vehicles its
+lines assemble into (`QuotedSystem`: "2 × PowerEdge XE9680, each 8 × H200 SXM") and the
+problems its lines have (`LineProblem`: "2 × 515,000.00 = 1,030,000.00 but the line says
+515,000.00"). Intake reports problems; the review's `quote_lines` check turns them into findings.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, PlainSerializer
+
+# Money is a decimal string in JSON ("1234567.00").
+Money = Annotated[
+    Decimal,
+    PlainSerializer(lambda d: f"{d.quantize(Decimal('0.01'))}", return_type=str, when_used="json"),
+]
+
+
+Severity = Literal["ok", "info", "warning", "critical"]
+SEVERITY_ORDER: tuple[str, ...] = ("ok", "info", "warning", "critical")
+
+
+class LineProblem(BaseModel):
+    """Something wrong with the quote's lines, found while reading it (not a review finding:
+    the `quote_lines` check words it as one)."""
+
+    severity: Severity
+    title: str
+    detail: str
+    metrics: dict[str, Any] = Field(default_factory=dict)
+    formula: str = ""
+    lever: str = ""
+
+
+MatchName = Literal["exact", "alias", "fuzzy", "ambiguous", "none"]
+
+
+class QuoteLineOut(BaseModel):
+    line: int
+    part_number: str = ""
+    description: str = ""
+    quantity: int | None = None
+    unit_price: Money | None = None
+    extended_price: Money | None = None
+    sku: str | None = None
+    match: MatchName = "none"
+    kind: Literal["system", "chassis", "gpu_card", "bridge", "other", "unknown"] = "unknown"
+    match_score: float | None = None
+    source_row: int | None = None
+
+
+class QuoteSummary(BaseModel):
+    vendor: str = ""
+    quote_number: str = ""
+    currency: str = "USD"
+    total: Money | None = None
+    lines: list[QuoteLineOut] = Field(default_factory=list)
+    file: str = ""
+
+
+class QuotedSystem(BaseModel):
+    """One vehicle on the quote, with the engines it carries (after assembly)."""
+
+    sku: str
+    name: str
+    form_factor: str
+    quantity: int = Field(ge=0)
+    gpu: str | None = None  # the engine's model name, e.g. "B200"
+    gpu_key: str | None = None  # catalog GpuSpec.key
+    gpus_per_system: int = 0
+    nvlink_domain_gpus: int = 1
+    power_kw: float | None = None  # maximum draw per system (what breakers are sized for)
+    power_typical_kw: float | None = None
+    weight_lb: float | None = None
+    rack_units: float | None = None
+    cooling: str = "air"
+    cpu_arch: str = "x86"
+    unit_price: Money | None = None
+    vehicle: str = ""  # "semi", "work van", ...
+    lines: list[int] = Field(default_factory=list)  # quote lines that make up this system
