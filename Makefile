@@ -26,13 +26,18 @@ run: setup
 	  worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	  $(PYTHON) manage.py runserver $(HOST):$(PORT)
 
+# Debian packages: Chromium for the browser tests, poppler for PDF pages, HarfBuzz's subsetter
+# for WeasyPrint's fonts.
 browser-deps:
-	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 || \
-	  { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils; }
+	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 && \
+	  ldconfig -p | grep -q libharfbuzz-subset || \
+	  { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils libharfbuzz-subset0; }
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 format: $(VENV)/.installed
 	$(BIN)/ruff format .
@@ -41,7 +46,7 @@ format: $(VENV)/.installed
 test-sqlite: setup browser-deps
 	env -u DATABASE_URL $(BIN)/pytest -q
 
-test-postgres: setup
+test-postgres: setup browser-deps
 	@if [ -n "$$DATABASE_URL" ] || $(PYTHON) scripts/pg_answers.py "$(PG_URL)"; then \
 	  DATABASE_URL=$${DATABASE_URL:-$(PG_URL)} $(BIN)/pytest -q -m "not browser"; \
 	else echo "PostgreSQL not reachable: skipping the PostgreSQL run"; fi

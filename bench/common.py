@@ -167,7 +167,7 @@ def pg_database(name: str, *, create: bool) -> str | None:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
             if create:
                 conn.execute(f'CREATE DATABASE "{name}"')
-    except Exception as exc:  # noqa: BLE001 - any failure means "no PostgreSQL here"
+    except Exception as exc:
         print(f"PostgreSQL not reachable at {PG_ADMIN_URL}: {exc}", file=sys.stderr)
         return None
     return PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"

@@ -6,6 +6,6 @@ import psycopg
 
 try:
     psycopg.connect(sys.argv[1].replace("postgres://", "postgresql://"), connect_timeout=3).close()
-except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"
+except Exception as exc:
     print(f"PostgreSQL at {sys.argv[1]}: {exc}", file=sys.stderr)
     sys.exit(1)

@@ -24,7 +24,7 @@ def catalog() -> CatalogSnapshot:
 
 
 @pytest.fixture
-def catalog_db(db):  # noqa: ANN001, ANN201
+def catalog_db(db):
     """The bundled catalog loaded into the test database (reloaded after a flush)."""
     from apps.catalog.models import System
     from apps.catalog.services import catalog_load, catalog_snapshot_clear
@@ -37,7 +37,7 @@ def catalog_db(db):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def demo(db):  # noqa: ANN001, ANN201
+def demo(db):
     """Demo organisations and one user per role (see apps/sites/demo.py)."""
     from apps.sites.models import Organisation
     from apps.web.demo import demo_seed
@@ -55,7 +55,7 @@ def _client_for(username: str) -> Client:
 
 
 @pytest.fixture
-def clients(demo):  # noqa: ANN001, ANN201
+def clients(demo):
     """{role name: logged-in Client} plus "anonymous" and "other_customer" (org B)."""
     return {
         "anonymous": Client(),

@@ -15,17 +15,6 @@ class FormFactor(models.TextChoices):
     RACK_NVL72 = "rack_nvl72", "NVL72 rack (freight train)"
 
 
-VEHICLE_NAMES = {
-    FormFactor.PHONE: "moped",
-    FormFactor.LAPTOP: "motorcycle",
-    FormFactor.DESKTOP: "compact car",
-    FormFactor.WORKSTATION: "sedan",
-    FormFactor.PCIE_SERVER: "work van",
-    FormFactor.NVL8_SERVER: "semi",
-    FormFactor.RACK_NVL72: "freight train",
-}
-
-
 class Cooling(models.TextChoices):
     AIR = "air", "Air"
     LIQUID = "liquid", "Liquid only"

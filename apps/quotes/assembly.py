@@ -21,10 +21,10 @@ from decimal import Decimal
 
 from pydantic import BaseModel, Field
 
-from apps.catalog.choices import VEHICLE_NAMES
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
 from apps.quotes.matching import LineMatch
 from apps.quotes.schemas import LineProblem, QuotedSystem
+from apps.words import VEHICLES
 
 
 class AssemblyLine(BaseModel):
@@ -72,7 +72,7 @@ def vehicle_for(spec: SystemSpec) -> str:
     the station wagon among the workstation sedans."""
     if "station" in spec.key:
         return "station wagon"
-    return VEHICLE_NAMES.get(spec.form_factor, spec.form_factor.replace("_", " "))
+    return VEHICLES.get(spec.form_factor, spec.form_factor.replace("_", " "))
 
 
 def lines_text(lines: Sequence[int]) -> str:

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from apps.words import number_format, vehicle_name
+
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 INK = "#1f2933"
@@ -38,33 +40,8 @@ OK_COLOUR = "#2e7d32"
 OVER_COLOUR = "#b71c1c"
 CAPACITY_COLOUR = "#90a4ae"
 
+
 # Form factor -> the vehicle the field guide parks it as.
-VEHICLES: dict[str, str] = {
-    "phone": "moped",
-    "laptop": "motorcycle",
-    "desktop": "compact car",
-    "workstation": "sedan",
-    "pcie_server": "work van",
-    "nvl8_server": "semi",
-    "rack_nvl72": "freight train",
-}
-
-
-def number_format(value: float) -> str:
-    """A figure as the findings write it: 1,500 and 247.5 and 1,255.6 and 0.27 and 12,600.
-
-    Whole numbers print whole; below 10 two decimals, below 10,000 one, above that none
-    (528,600 USD idle, not 528,600.0); trailing zeros go.
-    """
-    if not math.isfinite(value):
-        raise ValueError(f"not a finite number: {value!r}")
-    magnitude = abs(value)
-    if magnitude >= 10_000 or value == int(value):
-        return f"{value:,.0f}"
-    text = f"{value:,.1f}" if magnitude >= 10 else f"{value:,.2f}"
-    return text.rstrip("0").rstrip(".")
-
-
 def _text(value: object) -> str:
     return str(escape(str(value)))
 
@@ -411,11 +388,6 @@ DRAWINGS = {
     "semi": _semi,
     "freight train": _freight_train,
 }
-
-
-def vehicle_name(form_factor: str) -> str:
-    """`nvl8_server` -> "semi"; a form factor we do not know -> "unknown vehicle"."""
-    return VEHICLES.get(form_factor, "unknown vehicle")
 
 
 def vehicle_svg(form_factor: str, *, label: str) -> str:

@@ -85,7 +85,7 @@ def _child_main() -> int:
     except MemoryError:
         print("report too large: out of memory", file=sys.stderr)
         return EXIT_TOO_LARGE
-    except Exception as exc:  # noqa: BLE001 - the parent turns this into a FAILED report
+    except Exception as exc:
         print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     sys.stdout.buffer.write(pdf)

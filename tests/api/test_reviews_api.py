@@ -26,11 +26,11 @@ FACILITY = {"name": "Legacy room", "rack_power_kw": 2, "racks_available": 1}
 
 
 @pytest.fixture
-def engine(monkeypatch, catalog_db):  # noqa: ANN001, ANN201
+def engine(monkeypatch, catalog_db):
     """The engine's answer is canned here; the quote upload and storage are real."""
     seen = {}
 
-    def review_run(*, quote, workload, facility):  # noqa: ANN001, ANN202
+    def review_run(*, quote, workload, facility):
         seen.update(quote=quote, workload=workload, facility=facility)
         return report_make()
 
@@ -38,7 +38,7 @@ def engine(monkeypatch, catalog_db):  # noqa: ANN001, ANN201
     return seen
 
 
-def _post(client: Client, **overrides: object):  # noqa: ANN202
+def _post(client: Client, **overrides: object):
     data = {
         "file": SimpleUploadedFile("dgx.csv", QUOTE_CSV, content_type="text/csv"),
         "workload": json.dumps(WORKLOAD),

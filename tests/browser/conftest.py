@@ -17,7 +17,7 @@ import pytest
 # between browser steps are ordinary synchronous calls.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -43,7 +43,7 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def site(transactional_db, live_server):  # noqa: ANN001, ANN201
+def site(transactional_db, live_server):
     """The catalog and the demo people in the live server's database."""
     from apps.catalog.services import catalog_load, catalog_snapshot_clear
     from apps.web.demo import demo_seed
@@ -93,7 +93,7 @@ class Session:
 
 
 @pytest.fixture
-def sessions(browser, site):  # noqa: ANN001, ANN201
+def sessions(browser, site):
     """sessions("account") -> a logged-in Session; every session is checked for errors."""
     opened: list[Session] = []
 

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def demo_reviews(site):  # noqa: ANN001, ANN201
+def demo_reviews(site):
     demo_reviews_seed()
     return {r.quote.display_name: r for r in Review.objects.select_related("quote")}
 

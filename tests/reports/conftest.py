@@ -11,7 +11,7 @@ import pytest
 from tests.reports.page_reports import four_semis_report
 
 
-def make_review(*, organisation, user, report=None):  # noqa: ANN001, ANN201
+def make_review(*, organisation, user, report=None):
     from apps.quotes.models import Quote, QuoteFile
     from apps.review.models import Review
 
@@ -49,7 +49,7 @@ def make_review(*, organisation, user, report=None):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def review_a(demo):  # noqa: ANN001, ANN201
+def review_a(demo):
     """Acme's review (customer org A); globex's customer is org B."""
     from django.contrib.auth.models import User
 

@@ -24,13 +24,13 @@ DAY = dt.date(2025, 3, 14)
 
 
 @pytest.fixture(scope="module")
-def ctx():  # noqa: ANN201
+def ctx():
     return report_context_build(
         report=four_semis_report(), generated_on=DAY, organisation="Acme Corp", quote_date="1 Mar"
     )
 
 
-def test_header_facts(ctx) -> None:  # noqa: ANN001
+def test_header_facts(ctx) -> None:
     assert ctx.quote_number == "Q-2024-0042"
     assert ctx.vendor == "Acme Systems"
     assert ctx.generated_on == DAY
@@ -39,7 +39,7 @@ def test_header_facts(ctx) -> None:  # noqa: ANN001
     assert ctx.organisation == "Acme Corp"
 
 
-def test_verdict_is_the_pages_sentence(ctx) -> None:  # noqa: ANN001
+def test_verdict_is_the_pages_sentence(ctx) -> None:
     report = four_semis_report()
     assert ctx.verdict == "fail"
     assert ctx.verdict_label == "Fail"
@@ -48,7 +48,7 @@ def test_verdict_is_the_pages_sentence(ctx) -> None:  # noqa: ANN001
     assert ctx.verdict_sentence.endswith("57.2 kW in one rack; the room is qualified for 2 kW.")
 
 
-def test_both_blood_pressure_checks_with_reasons(ctx) -> None:  # noqa: ANN001
+def test_both_blood_pressure_checks_with_reasons(ctx) -> None:
     finance, facilities = ctx.pressures
     assert (finance.who, finance.level, finance.level_label) == ("Finance", "high", "High")
     assert (facilities.who, facilities.level, facilities.level_label) == (
@@ -64,7 +64,7 @@ def test_both_blood_pressure_checks_with_reasons(ctx) -> None:  # noqa: ANN001
     assert "Facilities: Crisis" in facilities.gauge
 
 
-def test_findings_worst_first_with_numbers_formula_lever(ctx) -> None:  # noqa: ANN001
+def test_findings_worst_first_with_numbers_formula_lever(ctx) -> None:
     assert [f.severity for f in ctx.findings] == ["critical", "warning", "ok"]
     rack = ctx.findings[0]
     assert rack.check_label == "Rack power"
@@ -85,7 +85,7 @@ def test_findings_worst_first_with_numbers_formula_lever(ctx) -> None:  # noqa: 
     ]
 
 
-def test_sources_are_marked_unverified(ctx) -> None:  # noqa: ANN001
+def test_sources_are_marked_unverified(ctx) -> None:
     floor = ctx.findings[1]
     assert [(s.label, s.unverified) for s in floor.sources] == [("dgx-b200.weight_lb: 313.9", True)]
     assert [(s.label, s.unverified, s.checks) for s in ctx.sources] == [
@@ -113,7 +113,7 @@ def test_unverified_figure_without_a_source_line_is_still_listed() -> None:
     ]
 
 
-def test_sizing_table_and_charts(ctx) -> None:  # noqa: ANN001
+def test_sizing_table_and_charts(ctx) -> None:
     sizing = {r.label: (r.value, r.unit) for r in ctx.sizing}
     assert sizing["Power per rack"] == ("57.2", "kW")
     assert sizing["Racks needed"] == ("29", "racks")
@@ -125,7 +125,7 @@ def test_sizing_table_and_charts(ctx) -> None:  # noqa: ANN001
     assert "57.2 kW per rack against 2 kW qualified; 29 racks needed, 1 available" in rack_chart
 
 
-def test_vehicles_and_recommendation(ctx) -> None:  # noqa: ANN001
+def test_vehicles_and_recommendation(ctx) -> None:
     (semi,) = ctx.vehicles
     assert (semi.quantity, semi.name, semi.vehicle) == (4, "NVIDIA DGX B200", "semi")
     assert 'data-vehicle="semi"' in semi.drawing
@@ -138,14 +138,14 @@ def test_vehicles_and_recommendation(ctx) -> None:  # noqa: ANN001
     assert 'data-vehicle="semi"' in rec.drawing
 
 
-def test_quote_lines(ctx) -> None:  # noqa: ANN001
+def test_quote_lines(ctx) -> None:
     (line,) = ctx.lines
     assert (line.line, line.part_number, line.quantity) == (1, "DGXB-G1440+P2CMI36", "4")
     assert (line.unit_price, line.extended_price) == ("USD 515,000.00", "USD 2,060,000.00")
     assert line.match_label == "Exact"
 
 
-def test_workload_and_facility_rows(ctx) -> None:  # noqa: ANN001
+def test_workload_and_facility_rows(ctx) -> None:
     workload = {r.label: (r.value, r.unit) for r in ctx.workload}
     assert workload["Load"] == ("Training (the cement truck)", "")
     assert workload["Biggest job (given)"] == ("1,000", "GB")
@@ -156,7 +156,7 @@ def test_workload_and_facility_rows(ctx) -> None:  # noqa: ANN001
 
 
 def test_svg_fields_take_only_built_markup() -> None:
-    with pytest.raises(ValidationError, match="apps.reports.charts"):
+    with pytest.raises(ValidationError, match=r"apps\.reports\.charts"):
         ChartRow(key="x", svg='<svg onload="alert(1)"/>', caption="")
 
 

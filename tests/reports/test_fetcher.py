@@ -82,7 +82,7 @@ def test_raw_hostile_html_fetches_nothing_and_attaches_nothing(no_network: list[
     seen: list[str] = []
 
     class Spy(StaticAssetFetcher):
-        def fetch(self, url: str, headers: object = None):  # noqa: ANN201
+        def fetch(self, url: str, headers: object = None):
             seen.append(url)
             return super().fetch(url, headers)
 

@@ -154,7 +154,7 @@ def test_hostile_pdf_fetches_only_assets_attaches_nothing_connects_nowhere(
     fetched: list[str] = []
     real_fetch = fetcher_module.StaticAssetFetcher.fetch
 
-    def spy(self: fetcher_module.StaticAssetFetcher, url: str, headers: object = None):  # noqa: ANN202
+    def spy(self: fetcher_module.StaticAssetFetcher, url: str, headers: object = None):
         fetched.append(url)
         return real_fetch(self, url, headers)
 

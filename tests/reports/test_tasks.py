@@ -17,7 +17,7 @@ from apps.reports.tasks import report_render_task
 pytestmark = pytest.mark.django_db
 
 
-def request_and_run(review, captured, page_size="A4"):  # noqa: ANN001, ANN201
+def request_and_run(review, captured, page_size="A4"):
     with captured(execute=True):
         report_file = report_request(review=review, user=None, page_size=page_size)
     report_file.refresh_from_db()
@@ -25,8 +25,8 @@ def request_and_run(review, captured, page_size="A4"):  # noqa: ANN001, ANN201
 
 
 def test_request_renders_and_stores_the_pdf(
-    review_a,  # noqa: ANN001
-    django_capture_on_commit_callbacks,  # noqa: ANN001
+    review_a,
+    django_capture_on_commit_callbacks,
 ) -> None:
     report_file = request_and_run(review_a, django_capture_on_commit_callbacks)
     assert report_file.status == ReportStatus.DONE, report_file.error
@@ -40,8 +40,8 @@ def test_request_renders_and_stores_the_pdf(
 
 
 def test_second_request_reuses_the_file(
-    review_a,  # noqa: ANN001
-    django_capture_on_commit_callbacks,  # noqa: ANN001
+    review_a,
+    django_capture_on_commit_callbacks,
 ) -> None:
     first = request_and_run(review_a, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
@@ -52,8 +52,8 @@ def test_second_request_reuses_the_file(
 
 
 def test_rerun_of_the_same_version_overwrites_one_file(
-    review_a,  # noqa: ANN001
-    django_capture_on_commit_callbacks,  # noqa: ANN001
+    review_a,
+    django_capture_on_commit_callbacks,
 ) -> None:
     """A worker killed mid-render left a file; the re-run replaces it under the same name."""
     name = report_storage_name(review=review_a, version=1)
@@ -69,8 +69,8 @@ def test_rerun_of_the_same_version_overwrites_one_file(
 
 
 def test_stale_running_render_is_queued_again(
-    review_a,  # noqa: ANN001
-    django_capture_on_commit_callbacks,  # noqa: ANN001
+    review_a,
+    django_capture_on_commit_callbacks,
 ) -> None:
     stuck = ReportFile.objects.create(
         review=review_a,
@@ -85,8 +85,8 @@ def test_stale_running_render_is_queued_again(
 
 
 def test_fresh_running_render_is_left_alone(
-    review_a,  # noqa: ANN001
-    django_capture_on_commit_callbacks,  # noqa: ANN001
+    review_a,
+    django_capture_on_commit_callbacks,
 ) -> None:
     ReportFile.objects.create(
         review=review_a,
@@ -102,9 +102,9 @@ def test_fresh_running_render_is_left_alone(
 
 
 def test_too_slow_ends_failed_report_too_large_and_the_next_one_runs(
-    review_a,  # noqa: ANN001
-    settings,  # noqa: ANN001
-    django_capture_on_commit_callbacks,  # noqa: ANN001
+    review_a,
+    settings,
+    django_capture_on_commit_callbacks,
 ) -> None:
     settings.REPORT_RENDER_TIMEOUT_S = 0.05  # nothing renders in 50 ms: the child is killed
     report_file = request_and_run(review_a, django_capture_on_commit_callbacks)
@@ -124,7 +124,7 @@ def test_too_slow_ends_failed_report_too_large_and_the_next_one_runs(
     assert report_file.status == ReportStatus.DONE
 
 
-def test_too_much_memory_is_report_too_large(settings) -> None:  # noqa: ANN001
+def test_too_much_memory_is_report_too_large(settings) -> None:
     # 32 MiB is less than WeasyPrint holds once imported (~70 MiB): the render cannot allocate.
     with pytest.raises(ReportTooLarge, match="report too large"):
         pdf_render_sandboxed(
@@ -132,7 +132,7 @@ def test_too_much_memory_is_report_too_large(settings) -> None:  # noqa: ANN001
         )
 
 
-def test_sandboxed_render_is_a_pdf(settings) -> None:  # noqa: ANN001
+def test_sandboxed_render_is_a_pdf(settings) -> None:
     pdf = pdf_render_sandboxed(
         '<link rel="stylesheet" href="asset:css/report.css"><p>hello</p>',
         static_root=settings.BASE_DIR / "static",
@@ -141,7 +141,7 @@ def test_sandboxed_render_is_a_pdf(settings) -> None:  # noqa: ANN001
 
 
 def test_review_changed_before_render_fails_with_a_reason(
-    review_a,  # noqa: ANN001
+    review_a,
 ) -> None:
     report_file = ReportFile.objects.create(review=review_a, review_version=1)
     review_a.version = 2
@@ -153,7 +153,7 @@ def test_review_changed_before_render_fails_with_a_reason(
     assert report_file.error.startswith("the review changed")
 
 
-def test_duplicate_delivery_does_nothing(review_a) -> None:  # noqa: ANN001
+def test_duplicate_delivery_does_nothing(review_a) -> None:
     report_file = ReportFile.objects.create(
         review=review_a,
         review_version=1,

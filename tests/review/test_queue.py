@@ -27,16 +27,16 @@ WARNING = Finding(check="memory", severity="warning", title="Tight", detail="95%
 
 
 @pytest.fixture
-def people(demo):  # noqa: ANN001, ANN201
+def people(demo):
     return {u.username: u for u in User.objects.all()}
 
 
 @pytest.fixture
-def flagged(demo, people) -> Review:  # noqa: ANN001
+def flagged(demo, people) -> Review:
     return review_make(organisation=demo["acme"], user=people["account"])
 
 
-def _review(demo, people, *, total: str, findings=None, org="acme", days_old=0, status=None):  # noqa: ANN001, ANN202
+def _review(demo, people, *, total: str, findings=None, org="acme", days_old=0, status=None):
     report = report_make(findings or [MEMORY_OK, RACK_POWER_CRITICAL], total=total)
     review = review_make(
         organisation=demo[org], user=people["account"], report=report, status=status
@@ -144,7 +144,7 @@ def test_queue_is_for_finance_and_admin_only(clients, who, status):
     assert clients["admin"].get("/reviews/queue/").status_code == 200
 
 
-def _post(client, review, action="approve", reason="Doors are on order", version=None, **kw):  # noqa: ANN001, ANN202
+def _post(client, review, action="approve", reason="Doors are on order", version=None, **kw):
     path = {"request_changes": "request-changes"}.get(action, action)
     data = {"reason": reason, "version": version or review.version}
     return client.post(f"/reviews/{review.uuid}/{path}/", data, **kw)

@@ -41,19 +41,19 @@ FAILING = report_make()  # memory ok, rack power critical
 
 
 @pytest.fixture
-def people(demo):  # noqa: ANN001, ANN201
+def people(demo):
     return {u.username: u for u in User.objects.all()}
 
 
 @pytest.fixture
-def engine(monkeypatch):  # noqa: ANN001, ANN201
+def engine(monkeypatch):
     """Make review_run return whatever report the test puts in `engine.report`."""
 
     class Canned:
         report: ReviewReport = FAILING
         calls: list[tuple[Workload, Facility]] = []
 
-        def __call__(self, *, quote, workload, facility):  # noqa: ANN001, ANN204
+        def __call__(self, *, quote, workload, facility):
             self.calls.append((workload, facility))
             return self.report
 
@@ -151,10 +151,10 @@ def test_rerun_on_a_stale_review_raises_and_changes_nothing(demo, people, engine
 
 
 @pytest.fixture
-def uploads(monkeypatch, demo, people):  # noqa: ANN001, ANN201
+def uploads(monkeypatch, demo, people):
     """quote_upload stand-in: a new quote version chained to the previous one."""
 
-    def quote_upload(*, data, filename, organisation, uploaded_by, previous=None):  # noqa: ANN001, ANN202
+    def quote_upload(*, data, filename, organisation, uploaded_by, previous=None):
         version = previous.version + 1 if previous else 1
         return quote_make(
             organisation=organisation,

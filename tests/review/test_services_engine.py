@@ -22,12 +22,12 @@ AI_HALL = Facility(name="AI hall", rack_power_kw=150, racks_available=4, cooling
 
 
 @pytest.fixture
-def people(demo, catalog_db):  # noqa: ANN001, ANN201
+def people(demo, catalog_db):
     return {u.username: u for u in User.objects.all()}
 
 
 @pytest.fixture
-def four_semis(demo, people):  # noqa: ANN001, ANN201
+def four_semis(demo, people):
     quote = quote_upload(
         data=(EXAMPLE / "quote.csv").read_bytes(),
         filename="quote.csv",

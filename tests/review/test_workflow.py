@@ -25,12 +25,12 @@ S = ReviewStatus
 
 
 @pytest.fixture
-def people(demo):  # noqa: ANN001, ANN201
+def people(demo):
     return {u.username: u for u in User.objects.all()}
 
 
 @pytest.fixture
-def flagged(demo, people) -> Review:  # noqa: ANN001
+def flagged(demo, people) -> Review:
     return review_make(organisation=demo["acme"], user=people["account"])
 
 

@@ -152,7 +152,7 @@ def test_every_entry_lists_every_role():
 
 
 @pytest.fixture
-def world(demo) -> World:  # noqa: ANN001
+def world(demo) -> World:
     account = User.objects.get(username="account")
     flagged = review_make(organisation=demo["acme"], user=account)
     quote_line = QuoteLine.objects.create(

@@ -170,7 +170,7 @@ USERNAMES = {
 
 
 @pytest.fixture
-def world(demo, catalog_db, monkeypatch) -> World:  # noqa: ANN001
+def world(demo, catalog_db, monkeypatch) -> World:
     monkeypatch.setattr(services, "review_run", lambda **kw: report_make())
     review = review_make(organisation=demo["acme"], user=User.objects.get(username="account"))
     line = QuoteLine.objects.create(

@@ -46,19 +46,19 @@ class Scripts(HTMLParser):
                 self.javascript_urls.append(f"<{tag} {name}={value!r}>")
 
 
-def _csp(response) -> dict[str, list[str]]:  # noqa: ANN001
+def _csp(response) -> dict[str, list[str]]:
     policy = response["Content-Security-Policy"]
     directives = [d.strip().split() for d in policy.split(";") if d.strip()]
     return {d[0]: d[1:] for d in directives}
 
 
-def _nonce(response) -> str:  # noqa: ANN001
+def _nonce(response) -> str:
     (nonce,) = [s for s in _csp(response)["script-src"] if s.startswith("'nonce-")]
     return nonce.removeprefix("'nonce-").removesuffix("'")
 
 
 @pytest.fixture
-def pages(demo, catalog_db) -> list[tuple[str, str]]:  # noqa: ANN001
+def pages(demo, catalog_db) -> list[tuple[str, str]]:
     """(role, url) for every kind of HTML page we serve."""
     account = User.objects.get(username="account")
     flagged = review_make(organisation=demo["acme"], user=account)

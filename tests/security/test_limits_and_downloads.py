@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def flagged(demo) -> Review:  # noqa: ANN001
+def flagged(demo) -> Review:
     return review_make(organisation=demo["acme"], user=User.objects.get(username="account"))
 
 

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 LOGIN = "/login/"
 
 
-def _login(client: Client, password: str, username: str = "finance", **meta: str):  # noqa: ANN202
+def _login(client: Client, password: str, username: str = "finance", **meta: str):
     return client.post(LOGIN, {"username": username, "password": password}, **meta)
 
 
@@ -140,12 +140,12 @@ class Clock:
 
 
 @pytest.fixture
-def clock(monkeypatch):  # noqa: ANN001, ANN201
+def clock(monkeypatch):
     return Clock(monkeypatch)
 
 
 @pytest.fixture
-def logged_in(demo) -> Client:  # noqa: ANN001
+def logged_in(demo) -> Client:
     client = Client()
     assert _login(client, DEMO_PASSWORD).status_code == 302
     return client

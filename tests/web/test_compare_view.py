@@ -29,7 +29,7 @@ pytestmark = pytest.mark.usefixtures("catalog_db")
 
 
 @pytest.fixture
-def two_reviews(demo, catalog: CatalogSnapshot) -> list[Review]:  # noqa: ANN001
+def two_reviews(demo, catalog: CatalogSnapshot) -> list[Review]:
     """Org A's DGX B200 and PCIe-vans reviews of the same 512 GB fine-tune."""
     user = User.objects.get(username="account")
     vans = quoted_system(
@@ -87,7 +87,7 @@ def test_two_reviews_side_by_side(clients: dict[str, Client], two_reviews: list[
 
 def test_reviews_of_different_workloads_are_refused(
     clients: dict[str, Client], two_reviews: list[Review], demo, catalog: CatalogSnapshot
-) -> None:  # noqa: ANN001
+) -> None:
     user = User.objects.get(username="account")
     other = run(
         catalog,
@@ -131,7 +131,7 @@ def upload(*files: SimpleUploadedFile) -> dict[str, object]:
     }
 
 
-def example_file(folder, name: str) -> SimpleUploadedFile:  # noqa: ANN001
+def example_file(folder, name: str) -> SimpleUploadedFile:
     return SimpleUploadedFile(name, (folder / "quote.csv").read_bytes(), "text/csv")
 
 
@@ -163,7 +163,7 @@ def test_an_unreadable_upload_names_its_row(clients: dict[str, Client]) -> None:
     assert "negative.csv" in html and "quantity -2 is negative" in html
 
 
-def test_posting_without_a_csrf_token_is_refused(demo) -> None:  # noqa: ANN001
+def test_posting_without_a_csrf_token_is_refused(demo) -> None:
     client = Client(enforce_csrf_checks=True)
     client.force_login(User.objects.get(username="account"))
     data = upload(example_file(VANS, "vans.csv"), example_file(SEMI, "semi.csv"))

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def seeded(demo, catalog_db):  # noqa: ANN001, ANN201
+def seeded(demo, catalog_db):
     return demo_reviews_seed()
 
 

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def reviews(demo):  # noqa: ANN001, ANN201
+def reviews(demo):
     account = User.objects.get(username="account")
     return {
         "acme_warn": review_for(demo["acme"], account),

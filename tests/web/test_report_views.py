@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 READERS = ["account_team", "finance", "admin", "customer"]
 
 
-def urls(review) -> dict[str, str]:  # noqa: ANN001
+def urls(review) -> dict[str, str]:
     return {
         "status": reverse("reports:status", args=[review.uuid]),
         "request": reverse("reports:request", args=[review.uuid]),
@@ -23,7 +23,7 @@ def urls(review) -> dict[str, str]:  # noqa: ANN001
 
 
 @pytest.fixture
-def done_pdf(review_a, clients, django_capture_on_commit_callbacks):  # noqa: ANN001, ANN201
+def done_pdf(review_a, clients, django_capture_on_commit_callbacks):
     """The PDF of review A, made through the view by the account team."""
     with django_capture_on_commit_callbacks(execute=True):
         response = clients["account_team"].post(urls(review_a)["request"], {"page_size": "A4"})
@@ -34,7 +34,7 @@ def done_pdf(review_a, clients, django_capture_on_commit_callbacks):  # noqa: AN
 
 
 @pytest.mark.parametrize("name", ["status", "request", "download"])
-def test_anonymous_goes_to_login(review_a, clients, name: str) -> None:  # noqa: ANN001
+def test_anonymous_goes_to_login(review_a, clients, name: str) -> None:
     url = urls(review_a)[name]
     response = (
         clients["anonymous"].post(url) if name == "request" else clients["anonymous"].get(url)
@@ -45,9 +45,9 @@ def test_anonymous_goes_to_login(review_a, clients, name: str) -> None:  # noqa:
 
 @pytest.mark.parametrize("name", ["status", "request", "download"])
 def test_other_organisations_customer_gets_404(
-    review_a,  # noqa: ANN001
-    clients,  # noqa: ANN001
-    done_pdf,  # noqa: ANN001
+    review_a,
+    clients,
+    done_pdf,
     name: str,
 ) -> None:
     url = urls(review_a)[name]
@@ -58,7 +58,7 @@ def test_other_organisations_customer_gets_404(
 
 
 @pytest.mark.parametrize("role", READERS)
-def test_readers_download_the_pdf(review_a, clients, done_pdf, role: str) -> None:  # noqa: ANN001
+def test_readers_download_the_pdf(review_a, clients, done_pdf, role: str) -> None:
     response = clients[role].get(urls(review_a)["download"])
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
@@ -68,20 +68,20 @@ def test_readers_download_the_pdf(review_a, clients, done_pdf, role: str) -> Non
     assert b"".join(response.streaming_content).startswith(b"%PDF")
 
 
-def test_download_before_it_is_made_is_404(review_a, clients) -> None:  # noqa: ANN001
+def test_download_before_it_is_made_is_404(review_a, clients) -> None:
     assert clients["customer"].get(urls(review_a)["download"]).status_code == 404
 
 
-def test_download_of_an_older_version_is_404(review_a, clients, done_pdf) -> None:  # noqa: ANN001
+def test_download_of_an_older_version_is_404(review_a, clients, done_pdf) -> None:
     review_a.version = 2
     review_a.save(update_fields=["version"])
     assert clients["customer"].get(urls(review_a)["download"]).status_code == 404
 
 
 def test_customer_requests_with_htmx_and_gets_the_progress_partial(
-    review_a,  # noqa: ANN001
-    clients,  # noqa: ANN001
-    django_capture_on_commit_callbacks,  # noqa: ANN001
+    review_a,
+    clients,
+    django_capture_on_commit_callbacks,
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         response = clients["customer"].post(
@@ -106,7 +106,7 @@ def test_customer_requests_with_htmx_and_gets_the_progress_partial(
     assert "HX-Request" in poll["Vary"]
 
 
-def test_status_page_without_htmx_is_a_whole_page(review_a, clients) -> None:  # noqa: ANN001
+def test_status_page_without_htmx_is_a_whole_page(review_a, clients) -> None:
     response = clients["finance"].get(urls(review_a)["status"])
     html = response.content.decode()
     assert response.status_code == 200
@@ -116,7 +116,7 @@ def test_status_page_without_htmx_is_a_whole_page(review_a, clients) -> None:  #
     assert "INVALID_TEMPLATE_VARIABLE" not in html
 
 
-def test_failed_render_shows_the_reason_and_offers_a_retry(review_a, clients) -> None:  # noqa: ANN001
+def test_failed_render_shows_the_reason_and_offers_a_retry(review_a, clients) -> None:
     ReportFile.objects.create(
         review=review_a,
         review_version=1,
@@ -131,13 +131,13 @@ def test_failed_render_shows_the_reason_and_offers_a_retry(review_a, clients) ->
     assert "hx-trigger" not in html
 
 
-def test_unknown_page_size_is_400(review_a, clients) -> None:  # noqa: ANN001
+def test_unknown_page_size_is_400(review_a, clients) -> None:
     response = clients["account_team"].post(urls(review_a)["request"], {"page_size": "A0"})
     assert response.status_code == 400
     assert not ReportFile.objects.exists()
 
 
-def test_request_without_csrf_token_is_403(review_a, demo) -> None:  # noqa: ANN001
+def test_request_without_csrf_token_is_403(review_a, demo) -> None:
     from django.contrib.auth.models import User
 
     client = Client(enforce_csrf_checks=True)
@@ -147,5 +147,5 @@ def test_request_without_csrf_token_is_403(review_a, demo) -> None:  # noqa: ANN
     assert not ReportFile.objects.exists()
 
 
-def test_get_on_request_url_is_405(review_a, clients) -> None:  # noqa: ANN001
+def test_get_on_request_url_is_405(review_a, clients) -> None:
     assert clients["customer"].get(urls(review_a)["request"]).status_code == 405

@@ -23,12 +23,12 @@ CSV += b'DGXB300-G2304,"NVIDIA DGX B300 2304GB",1,600000.00,600000.00\n'
 
 
 @pytest.fixture
-def people(demo):  # noqa: ANN001, ANN201
+def people(demo):
     return {u.username: u for u in User.objects.all()}
 
 
 def review_for(
-    org,  # noqa: ANN001
+    org,
     user: User,
     report: ReviewReport | None = None,
     status: str = ReviewStatus.PENDING,
@@ -63,7 +63,7 @@ def review_for(
 
 
 @pytest.fixture
-def review(demo, people) -> Review:  # noqa: ANN001
+def review(demo, people) -> Review:
     return review_for(demo["acme"], people["account"])
 
 
@@ -194,11 +194,11 @@ def test_the_review_page_has_a_bounded_number_of_queries(
 
 
 @pytest.fixture
-def engine(monkeypatch):  # noqa: ANN001, ANN201
+def engine(monkeypatch):
     """The engine stands in as "the report for this many users": 1,666 users served, so 200
     users use 12% of it (200 ÷ 1,666 = 0.12) and the warning stays."""
 
-    def fake_run(*, quote, workload, facility):  # noqa: ANN001, ANN202
+    def fake_run(*, quote, workload, facility):
         return school_bus_report(users=workload.concurrent_users).model_copy(
             update={"facility": facility}
         )
@@ -223,7 +223,7 @@ def test_rerun_swaps_the_results_and_the_numbers_move(clients, review, engine):
 
 
 def test_rerun_shows_which_findings_moved(clients, review, monkeypatch):
-    def fake_run(*, quote, workload, facility):  # noqa: ANN001, ANN202
+    def fake_run(*, quote, workload, facility):
         return school_bus_report(findings=[RACK_OK], facilities="calm")
 
     monkeypatch.setattr("apps.review.services.review_run", fake_run)
@@ -274,7 +274,7 @@ def test_rerun_without_htmx_redirects_to_the_page(clients, review, engine):
 def test_revised_quote_goes_to_a_new_review_that_lists_changes(
     clients, review, catalog_db, monkeypatch
 ):
-    def fake_run(*, quote, workload, facility):  # noqa: ANN001, ANN202
+    def fake_run(*, quote, workload, facility):
         return school_bus_report(findings=[RACK_OK])
 
     monkeypatch.setattr("apps.review.services.review_run", fake_run)
@@ -299,7 +299,7 @@ def test_revised_quote_that_cannot_be_read_shows_the_problem(clients, review, ca
     assert Review.objects.count() == 1
 
 
-def _file(name: str, content: bytes):  # noqa: ANN202
+def _file(name: str, content: bytes):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     return SimpleUploadedFile(name, content, content_type="text/csv")

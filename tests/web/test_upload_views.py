@@ -18,11 +18,11 @@ HX = {"HX-Request": "true"}
 
 
 @pytest.fixture
-def engine(monkeypatch):  # noqa: ANN001, ANN201
+def engine(monkeypatch):
     """The review engine stands in with a fixed report; the upload, parse and match are real."""
     seen = {}
 
-    def fake_run(*, quote, workload, facility):  # noqa: ANN001, ANN202
+    def fake_run(*, quote, workload, facility):
         seen.update(quote=quote, workload=workload, facility=facility)
         return school_bus_report()
 
@@ -35,7 +35,7 @@ def quote_file(example: str = "cement-truck-for-a-school-bus") -> SimpleUploaded
     return SimpleUploadedFile("quote.csv", data, content_type="text/csv")
 
 
-def saved_form(demo) -> dict[str, object]:  # noqa: ANN001
+def saved_form(demo) -> dict[str, object]:
     return {
         "organisation": demo["acme"].pk,
         "w-saved": SavedWorkload.objects.get(

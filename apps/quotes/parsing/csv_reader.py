@@ -126,7 +126,7 @@ def _rows_read(text: str, delimiter: str, *, file_name: str) -> list[tuple[int, 
     limit = MAX_DATA_ROWS + HEADER_SCAN_ROWS + 1
     number = 0
     try:
-        for number, row in enumerate(reader, start=1):  # noqa: B007 - used after the loop
+        for number, row in enumerate(reader, start=1):
             if len(row) > MAX_COLUMNS:
                 width = len(row)
                 while width and not row[width - 1].strip():

@@ -43,7 +43,7 @@ class QuoteParseError(Exception):
             where.append(f"column {self.column!r}")
         return f"{', '.join(where)}: {self.message}"
 
-    def __reduce__(self):  # noqa: ANN204 - keeps keyword-only args across pickling (sandbox)
+    def __reduce__(self):
         return (
             _rebuild,
             (self.message, self.file, self.row, self.column, self.needs_manual),

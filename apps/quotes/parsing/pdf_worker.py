@@ -38,7 +38,7 @@ def _line_cells(words: list) -> list:
     return cells
 
 
-def _page_rows(page) -> list:  # noqa: ANN001
+def _page_rows(page) -> list:
     tables = page.find_tables()
     if not tables:
         tables = page.find_tables({"vertical_strategy": "text", "horizontal_strategy": "text"})
@@ -104,7 +104,7 @@ def main() -> None:
                     break
     except (PDFSyntaxError, PSException) as exc:
         result = {"error": f"not a valid PDF ({type(exc).__name__})", "kind": "invalid"}
-    except Exception as exc:  # noqa: BLE001 - any reader failure is reported, not raised
+    except Exception as exc:
         cause = _root_cause(exc)
         if isinstance(cause, MemoryError):
             result = {"error": "the PDF needs more than the memory limit", "kind": "limit"}

@@ -47,7 +47,7 @@ def sandbox_run(script: Path, data: bytes, *, limits: SandboxLimits | None = Non
         str(limits.cpu_seconds),
     ]
     try:
-        finished = subprocess.run(  # noqa: S603 - our own script, no shell
+        finished = subprocess.run(
             command,
             input=data,
             capture_output=True,

@@ -98,7 +98,7 @@ def xlsx_parse(data: bytes, *, file_name: str, inspected: bool = False) -> Parse
         ) from None
     except _FATAL:
         raise
-    except BaseException as exc:  # noqa: BLE001 - a Rust panic arrives as a BaseException
+    except BaseException as exc:
         raise QuoteParseError(
             f"not a valid XLSX: the workbook could not be opened ({type(exc).__name__})",
             file=file_name,
@@ -111,7 +111,7 @@ def xlsx_parse(data: bytes, *, file_name: str, inspected: bool = False) -> Parse
             rows = list(_sheet_rows(workbook.get_sheet_by_name(meta.name), file_name=file_name))
         except (QuoteParseError, *_FATAL):
             raise
-        except BaseException:  # noqa: BLE001 - a damaged sheet: try the next one
+        except BaseException:
             damaged.append(meta.name)
             continue
         if not _has_header(rows):

@@ -16,7 +16,7 @@ def csv_bytes(*rows: str, header: str = HEADER, encoding: str = "utf-8") -> byte
 
 
 @pytest.fixture
-def sample_bytes():  # noqa: ANN201
+def sample_bytes():
     def read(name: str) -> bytes:
         return (SAMPLES / name).read_bytes()
 

@@ -164,7 +164,7 @@ def test_ambiguous_delimiter_asks_the_user_to_choose() -> None:
     # Split on "," the header is [Part Number | Qty;Description | Unit Price]; split on ";"
     # it is [Part Number,Qty | Description,Unit Price]: two believable tables.
     data = b"Part Number,Qty;Description,Unit Price\nA-1,2;Widget,5.00\n"
-    with pytest.raises(QuoteParseError, match="delimiter is ambiguous.*choose"):
+    with pytest.raises(QuoteParseError, match=r"delimiter is ambiguous.*choose"):
         parse(data)
     quote = parse(data, delimiter=",")
     assert quote.delimiter == ","

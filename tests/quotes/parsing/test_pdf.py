@@ -73,7 +73,7 @@ def test_pdf_text_without_a_table_needs_manual_entry() -> None:
 
 def test_pdf_wall_clock_limit_marks_needs_manual() -> None:
     # 50 ms is not enough to start Python and import pdfplumber: the child is killed.
-    with pytest.raises(QuoteParseError, match="longer than 0.05 s") as caught:
+    with pytest.raises(QuoteParseError, match=r"longer than 0\.05 s") as caught:
         pdf_parse(quote_pdf(), file_name="q.pdf", limits=SandboxLimits(wall_seconds=0.05))
     assert caught.value.needs_manual is True
 

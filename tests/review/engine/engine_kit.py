@@ -44,7 +44,7 @@ def quoted_system(
     gpu_key: str | None = None,
     gpus: int | None = None,
     domain: int | None = None,
-    **overrides: Any,  # noqa: ANN401
+    **overrides: Any,
 ) -> QuotedSystem:
     spec = catalog.system(sku)
     key = gpu_key or spec.gpu
@@ -105,7 +105,7 @@ def run(
     systems: list[QuotedSystem],
     workload: Workload | dict[str, Any],
     facility: Facility | dict[str, Any] = ROW_RDHX,
-    **kwargs: Any,  # noqa: ANN401
+    **kwargs: Any,
 ) -> ReviewReport:
     return review(review_input(systems, workload, facility, **kwargs), catalog)
 

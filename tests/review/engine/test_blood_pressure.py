@@ -36,7 +36,7 @@ def test_no_price_is_calm() -> None:
 
 def _finance(
     catalog: CatalogSnapshot, sku: str, workload: dict, facility: Facility, **kw
-) -> Pressure:  # noqa: ANN003
+) -> Pressure:
     return run(
         catalog, [quoted_system(catalog, sku)], workload, facility, **kw
     ).blood_pressure.finance

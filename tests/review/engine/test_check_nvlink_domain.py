@@ -9,7 +9,7 @@ from apps.review.engine.checks import nvlink_domain
 from tests.review.engine.engine_kit import context, only, quoted_system
 
 
-def _vans(catalog: CatalogSnapshot, count: int):  # noqa: ANN202
+def _vans(catalog: CatalogSnapshot, count: int):
     return quoted_system(catalog, "supermicro-sys-521ge-tnrt", count, gpu_key="l40s", gpus=4)
 
 

@@ -9,7 +9,7 @@ from apps.review.engine.checks import throughput
 from tests.review.engine.engine_kit import OFFICE_15A, context, only, quoted_system
 
 
-def _spark(catalog: CatalogSnapshot, users: int, speed: float = 4):  # noqa: ANN202
+def _spark(catalog: CatalogSnapshot, users: int, speed: float = 4):
     workload = {
         "kind": "inference",
         "model": "Qwen3-32B",

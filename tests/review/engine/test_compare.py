@@ -36,7 +36,7 @@ SCHOOL_BUS = Workload(
 )
 
 
-def vans_report(catalog: CatalogSnapshot, facility: Facility = ROW_RDHX):  # noqa: ANN201
+def vans_report(catalog: CatalogSnapshot, facility: Facility = ROW_RDHX):
     vans = quoted_system(
         catalog, "supermicro-sys-521ge-tnrt", 2, gpu_key="l40s", gpus=4, domain=1, unit_price=66_000
     )
@@ -228,7 +228,7 @@ def test_bad_input_is_one_error_line(quotes: list[str], message: str) -> None:
 
 
 @pytest.mark.usefixtures("catalog_db")
-def test_bad_workload_names_the_file(tmp_path) -> None:  # noqa: ANN001
+def test_bad_workload_names_the_file(tmp_path) -> None:
     workload = tmp_path / "workload.json"
     workload.write_text('{"kind": "fine_tuning", "gpu": "B200"}', encoding="utf-8")
     code, _, err = compare(

@@ -47,11 +47,11 @@ def example(name: str) -> tuple[Workload, Facility]:
     )
 
 
-def candidate(catalog: CatalogSnapshot, sku: str):  # noqa: ANN201
+def candidate(catalog: CatalogSnapshot, sku: str):
     return next(c for c in candidates_of(catalog, [], {}) if c.vehicle.system.sku == sku)
 
 
-def vans(catalog: CatalogSnapshot):  # noqa: ANN201
+def vans(catalog: CatalogSnapshot):
     """The example quote: 2 × SYS-521GE-TNRT, 4 × L40S each ($28,000 + 4 × $9,500 = $66,000)."""
     return quoted_system(
         catalog,
@@ -300,7 +300,7 @@ def test_a_department_on_a_desk_circuit_needs_a_server_room(catalog: CatalogSnap
 
 
 def test_no_fleet_of_desk_side_vehicles(catalog: CatalogSnapshot) -> None:
-    workload, facility = example("spark-for-a-department")
+    workload, _facility = example("spark-for-a-department")
     rec, _ = recommend(
         workload=workload,
         facility=Facility(name="Server room", rack_power_kw=15, racks_available=4),

@@ -42,7 +42,7 @@ class FigureRef:
     verified: bool
 
 
-def _figure(key: str, owner: Any, field: str) -> FigureRef | None:  # noqa: ANN401
+def _figure(key: str, owner: Any, field: str) -> FigureRef | None:
     if owner is None:
         return None
     fig = owner.figures.get(field)  # not .figure(): that copies to fill in the row's sources
