@@ -39,6 +39,35 @@ class LineProblem(BaseModel):
 
 MatchName = Literal["exact", "alias", "fuzzy", "ambiguous", "none"]
 
+#: What a quote line is, decided from its structure (DESIGN.md "Reading a quote").
+LineRole = Literal[
+    "system",
+    "gpu_board",
+    "gpu_card",
+    "nvlink_bridge",
+    "chassis",
+    "component",
+    "service",
+    "accessory",
+    "discount",
+    "subtotal",
+    "total",
+    "tax",
+    "freight",
+    "note",
+    "unknown",
+]
+
+
+class LineCorrection(BaseModel):
+    """What the account team says a line is, overriding the reading: "line 4 is a service",
+    "line 1 carries 8 × H200 SXM per system". Every field left None keeps the reading."""
+
+    role: LineRole | None = None
+    system: str | None = None  # catalog SystemSpec.key the line is
+    gpu: str | None = None  # catalog GpuSpec.key the line carries
+    gpus_per_system: int | None = Field(default=None, ge=0, le=1024)
+
 
 class QuoteLineOut(BaseModel):
     line: int
@@ -52,6 +81,9 @@ class QuoteLineOut(BaseModel):
     kind: Literal["system", "chassis", "gpu_card", "bridge", "other", "unknown"] = "unknown"
     match_score: float | None = None
     source_row: int | None = None
+    role: LineRole = "unknown"
+    parent: int | None = None  # the line this one is a sub-line of (configurator nesting)
+    corrected: bool = False  # the role or reading comes from a user's correction
 
 
 class QuoteSummary(BaseModel):
@@ -61,6 +93,10 @@ class QuoteSummary(BaseModel):
     total: Money | None = None
     lines: list[QuoteLineOut] = Field(default_factory=list)
     file: str = ""
+    #: How the quote was read, in words: "2 × PowerEdge XE9680, each 8 × H200 SXM 141 GB
+    #: (lines 1-3); lines 4-9 services".
+    reading: str = ""
+    reading_confidence: Literal["high", "medium", "low"] | None = None
 
 
 class QuotedSystem(BaseModel):
