@@ -27,12 +27,11 @@ from pydantic import ValidationError as PydanticValidationError
 
 from apps.catalog.services import catalog_snapshot
 from apps.quotes.parsing import QuoteParseError
-from apps.quotes.services import quote_upload
 from apps.review.engine.errors import ReviewInputError
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
 from apps.review.inputs import FACILITY_PRESETS, WORKLOAD_PRESETS
 from apps.review.models import Review
-from apps.review.services import review_create
+from apps.review.services import review_upload
 from apps.sites.access import role_of, scope_for_user
 from apps.sites.models import Organisation, Role, SavedFacility, SavedWorkload
 
@@ -193,14 +192,13 @@ def review_post(
             raise ReviewInputError(
                 f"workload: field 'model': unknown model {spec_workload.model!r}"
             )
-        quote = quote_upload(
+        review = review_upload(
             data=file.read(),
             filename=file.name or "quote",
             organisation=org,
             uploaded_by=request.user,
-        )
-        review = review_create(
-            quote=quote, workload=spec_workload, facility=spec_facility, created_by=request.user
+            workload=spec_workload,
+            facility=spec_facility,
         )
     except (QuoteParseError, ReviewInputError) as exc:
         return _error(request, str(exc), 400)

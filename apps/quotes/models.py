@@ -56,6 +56,10 @@ class Quote(models.Model):
     total = models.DecimalField(max_digits=16, decimal_places=2, null=True, blank=True)
     status = models.CharField(max_length=20, choices=QuoteStatus.choices)
     parse_error = models.TextField(blank=True)
+    #: How the file was read, without its lines (`ParsedQuote` minus `lines`): header row,
+    #: column map, stated totals, warnings. With the lines' `parsed` it rebuilds the reading
+    #: exactly, so no review ever parses the original again.
+    reading = models.JSONField(default=dict, blank=True)
     version = models.PositiveIntegerField(default=1)
     previous = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="revision"
@@ -84,6 +88,8 @@ class QuoteLine(models.Model):
     unit_price = models.DecimalField(max_digits=16, decimal_places=2, null=True, blank=True)
     extended_price = models.DecimalField(max_digits=16, decimal_places=2, null=True, blank=True)
     raw_cells = models.JSONField(default=list)
+    #: The line exactly as the parser read it (`ParsedLine`), the source of every re-review.
+    parsed = models.JSONField(default=dict, blank=True)
     errors = models.JSONField(default=list)
     is_valid = models.BooleanField(default=True)
     match = models.CharField(max_length=12, choices=MatchKind.choices, default=MatchKind.NONE)

@@ -8,7 +8,7 @@ from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.intake import QuoteIntake, quote_intake_parsed
 from apps.quotes.matching import PartRef
 from apps.quotes.models import Quote, VendorPartMapping
-from apps.quotes.parsing import parse_upload
+from apps.quotes.parsing import ParsedLine, ParsedQuote, parse_upload
 from apps.quotes.storage import blob_read
 
 
@@ -31,11 +31,22 @@ def catalog_part_ids() -> dict[PartRef, int]:
     return {(vendor, number): pk for vendor, number, pk in rows}
 
 
+def quote_parsed_stored(*, quote: Quote) -> ParsedQuote:
+    """The quote as it was read at upload, rebuilt from the stored reading and lines: the
+    original file is parsed once, at upload, and never again.
+
+    A quote stored before readings were kept (no `reading`) is read from its original once
+    more; that is the only path that touches the blob."""
+    if not quote.reading:
+        return parse_upload(blob_read(quote.source_file.blob), quote.display_name)
+    lines = [ParsedLine.model_validate(row) for row in quote.lines.values_list("parsed", flat=True)]
+    return ParsedQuote.model_validate({**quote.reading, "lines": lines})
+
+
 def quote_intake_stored(*, quote: Quote, catalog: CatalogSnapshot | None = None) -> QuoteIntake:
-    """Read a stored original again with today's catalog and this vendor's confirmed mappings:
-    a mapping confirmed after the upload shows up in the next review of the same file."""
-    data = blob_read(quote.source_file.blob)
-    parsed = parse_upload(data, quote.display_name)
+    """Match the stored lines again with today's catalog and this vendor's confirmed mappings:
+    a mapping confirmed after the upload shows up in the next review of the same quote."""
+    parsed = quote_parsed_stored(quote=quote)
     return quote_intake_parsed(
         parsed, catalog or catalog_snapshot(), mappings=vendor_mappings(vendor=parsed.vendor)
     )

@@ -13,8 +13,9 @@ Rows are written in one transaction: a crash leaves the blob (swept after a day)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
@@ -47,7 +48,17 @@ class QuoteRevisionError(Exception):
     """A revision of another organisation's quote."""
 
 
-def quote_upload(
+@dataclass(frozen=True)
+class QuoteRead:
+    """An upload read and matched, its original stored, no row written yet: the caller writes
+    the quote, its lines and (for a first review) the review in one transaction."""
+
+    source: dict[str, Any]
+    base: dict[str, Any]
+    intake: QuoteIntake
+
+
+def quote_read(
     *,
     data: bytes,
     filename: str,
@@ -56,11 +67,10 @@ def quote_upload(
     previous: Quote | None = None,
     delimiter: str | None = None,
     catalog: CatalogSnapshot | None = None,
-) -> Quote:
-    """Keep the original under ``uploads/<sha256>``, parse and match it, and record the quote
-    and its lines in one transaction. ``previous`` makes this a revision: version + 1, linked
-    to the newest version of that quote (nothing is overwritten). See the module doc for what
-    is kept when the file is bad."""
+) -> QuoteRead:
+    """Keep the original under ``uploads/<sha256>``, parse it once and match it. A file that
+    cannot be read as a quote is recorded (REJECTED, NEEDS_MANUAL or ERROR, the original kept)
+    and its error raised; see the module doc."""
     display = display_name_clean(filename)
     if previous is not None and previous.organisation_id != organisation.pk:
         raise QuoteRevisionError("a revision must belong to the same organisation")
@@ -98,12 +108,42 @@ def quote_upload(
             source, base, status=QuoteStatus.ERROR, parse_error=f"internal error: {error!r}"
         )
         raise
-    return _quote_record(source, base, status=QuoteStatus.PARSED, intake=intake)
+    return QuoteRead(source=source, base=base, intake=intake)
+
+
+def quote_record(*, read: QuoteRead) -> Quote:
+    """Write the quote and its lines as read (inside the caller's transaction, if any)."""
+    return _quote_record(read.source, read.base, status=QuoteStatus.PARSED, intake=read.intake)
+
+
+def quote_upload(
+    *,
+    data: bytes,
+    filename: str,
+    organisation: Organisation,
+    uploaded_by: User,
+    previous: Quote | None = None,
+    delimiter: str | None = None,
+    catalog: CatalogSnapshot | None = None,
+) -> Quote:
+    """Read an upload and record the quote and its lines in one transaction. ``previous``
+    makes this a revision: version + 1, linked to the newest version of that quote (nothing is
+    overwritten)."""
+    read = quote_read(
+        data=data,
+        filename=filename,
+        organisation=organisation,
+        uploaded_by=uploaded_by,
+        previous=previous,
+        delimiter=delimiter,
+        catalog=catalog,
+    )
+    return quote_record(read=read)
 
 
 def _quote_record(
-    source: dict,
-    base: dict,
+    source: dict[str, Any],
+    base: dict[str, Any],
     *,
     status: str,
     parse_error: str = "",
@@ -163,6 +203,7 @@ def _quote_fields(parsed: ParsedQuote, intake: QuoteIntake) -> dict:
         "quote_date": parsed.quote_date[:40],
         "currency": (parsed.currency or "USD")[:3],
         "total": total if total is None or total >= 0 else None,
+        "reading": parsed.model_dump(mode="json", exclude={"lines"}),
     }
 
 
@@ -190,6 +231,7 @@ def _line_rows(quote: Quote, intake: QuoteIntake) -> list[QuoteLine]:
                 unit_price=unit_price,
                 extended_price=_money(line.extended_price),
                 raw_cells=list(line.raw_cells),
+                parsed=line.model_dump(mode="json"),
                 errors=errors,
                 is_valid=not line.errors,
                 match=match.match,

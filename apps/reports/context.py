@@ -18,8 +18,9 @@ from django.utils.safestring import SafeString
 from pydantic import BaseModel, ConfigDict, PlainValidator
 
 from apps.reports import page
-from apps.reports.charts import LEVEL_LABELS, gauge_svg, number_format
+from apps.reports.charts import LEVEL_LABELS, gauge_svg
 from apps.review.engine.schemas import SEVERITY_ORDER, Finding, ReviewReport
+from apps.words import number_format
 
 
 def _built_svg(value: Any) -> SafeString:

@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from apps.reports.charts import number_format, vehicle_name
-
 # The pictures live next door; the page and the PDF read them through this module.
 from apps.reports.drawings import (  # noqa: F401
     COOLING_LABELS,
@@ -27,6 +25,7 @@ from apps.reports.drawings import (  # noqa: F401
     vehicle_cards,
 )
 from apps.review.engine.schemas import SEVERITY_ORDER, Facility, Finding, ReviewReport, Workload
+from apps.words import number_format, vehicle_name
 
 # Check id -> (label, the question it answers). The order is the page's reading order:
 # does it add up, does it fit, does it run, does the building take it.

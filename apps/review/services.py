@@ -13,24 +13,26 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Literal
 
-from django.core.files.storage import default_storage
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from pydantic import BaseModel
 
 from apps.catalog.services import catalog_snapshot
-from apps.quotes.selectors import vendor_mappings
-from apps.quotes.services import quote_upload
+from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.intake import QuoteIntake
+from apps.quotes.selectors import quote_intake_stored
+from apps.quotes.services import quote_read, quote_record
 from apps.review.engine.schemas import SEVERITY_ORDER, Facility, ReviewReport, Workload
 from apps.review.models import AuditEvent, Review, ReviewStatus
-from apps.review.pipeline import review_of_upload
+from apps.review.pipeline import review_of_intake
 from apps.sites.access import role_of
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
     from apps.quotes.models import Quote
+    from apps.sites.models import Organisation
 
 
 class ReviewChanged(Exception):
@@ -51,21 +53,60 @@ class FindingChange(BaseModel):
 
 
 def review_run(*, quote: Quote, workload: Workload, facility: Facility) -> ReviewReport:
-    """Read the stored original, run intake and the engine against the cached catalog.
+    """Review a stored quote from its stored lines (the file is parsed once, at upload),
+    matched again against today's catalog and this vendor's confirmed mappings, so a catalog
+    fix or a confirmed mapping shows up in the next review without reading the original."""
+    catalog = catalog_snapshot()
+    intake = quote_intake_stored(quote=quote, catalog=catalog)
+    return review_report(intake=intake, workload=workload, facility=facility, catalog=catalog)
 
-    Reading the original (not parsed rows) means a catalog fix or a confirmed vendor mapping
-    shows up the next time the same file is reviewed.
-    """
-    with default_storage.open(quote.source_file.blob, "rb") as handle:
-        data = handle.read()
-    return review_of_upload(
+
+def review_report(
+    *, intake: QuoteIntake, workload: Workload, facility: Facility, catalog: CatalogSnapshot
+) -> ReviewReport:
+    """The engine's report for a quote as read: every review, re-run and revision comes
+    through here."""
+    return review_of_intake(intake=intake, workload=workload, facility=facility, catalog=catalog)
+
+
+def review_upload(
+    *,
+    data: bytes,
+    filename: str,
+    organisation: Organisation,
+    uploaded_by: User,
+    workload: Workload,
+    facility: Facility,
+    delimiter: str | None = None,
+) -> Review:
+    """Upload → first review, the one path the upload page, the API and the demo seed share.
+
+    The original is stored and read first; the review is computed before anything is written;
+    then the quote, its lines and the review are written in one transaction, so a crash never
+    leaves a quote without its review. Raises QuoteParseError (the file; a REJECTED quote is
+    kept, see apps.quotes.services) and ReviewInputError (a load the catalog cannot size:
+    nothing is written)."""
+    catalog = catalog_snapshot()
+    read = quote_read(
         data=data,
-        filename=quote.display_name,
-        workload=workload,
-        facility=facility,
-        catalog=catalog_snapshot(),
-        mappings=vendor_mappings(vendor=quote.vendor),
+        filename=filename,
+        organisation=organisation,
+        uploaded_by=uploaded_by,
+        delimiter=delimiter,
+        catalog=catalog,
     )
+    report = review_report(
+        intake=read.intake, workload=workload, facility=facility, catalog=catalog
+    )
+    with transaction.atomic():
+        quote = quote_record(read=read)
+        return review_store(
+            quote=quote,
+            workload=workload,
+            facility=facility,
+            report=report,
+            created_by=uploaded_by,
+        )
 
 
 def finding_signature(report: ReviewReport) -> frozenset[tuple[str, str]]:
@@ -195,15 +236,20 @@ def review_revise(*, review: Review, data: bytes, filename: str, user: User) -> 
     facility = Facility.model_validate(review.facility)
     old = ReviewReport.model_validate(review.report)
     # Outside the transaction: a revision the parser rejects keeps its REJECTED record.
-    quote = quote_upload(
+    catalog = catalog_snapshot()
+    read = quote_read(
         data=data,
         filename=filename,
         organisation=review.organisation,
         uploaded_by=user,
         previous=review.quote,
+        catalog=catalog,
     )
-    report = review_run(quote=quote, workload=workload, facility=facility)
+    report = review_report(
+        intake=read.intake, workload=workload, facility=facility, catalog=catalog
+    )
     with transaction.atomic():
+        quote = quote_record(read=read)
         current = Review.objects.select_for_update().get(pk=review.pk)  # Finance may have decided
         changed = finding_signature(old) != finding_signature(report)
         if current.status == ReviewStatus.APPROVED and not changed:

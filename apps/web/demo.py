@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -131,7 +130,7 @@ def demo_reviews_seed() -> int:
     reviews were created."""
     from apps.quotes.models import Quote
     from apps.review.engine.schemas import Facility, Workload
-    from apps.review.services import review_create, review_revise
+    from apps.review.services import review_revise, review_upload
     from apps.review.workflow import review_decide
 
     account = User.objects.get(username="account")
@@ -143,11 +142,13 @@ def demo_reviews_seed() -> int:
             continue
         folder = DEMO_QUOTES_DIR / demo.folder
         with transaction.atomic():
-            review = review_create(
-                quote=_demo_upload(folder / "quote.csv", demo.filename, organisation, account),
+            review = review_upload(
+                data=(folder / "quote.csv").read_bytes(),
+                filename=demo.filename,
+                organisation=organisation,
+                uploaded_by=account,
                 workload=Workload.model_validate_json((folder / "workload.json").read_text()),
                 facility=Facility.model_validate_json((folder / "facility.json").read_text()),
-                created_by=account,
             )
             created += 1
             if demo.decision is not None:
@@ -165,11 +166,3 @@ def demo_reviews_seed() -> int:
                 review_revise(review=review, data=data, filename=name, user=account)
                 created += 1
     return created
-
-
-def _demo_upload(path: Path, filename: str, organisation: Organisation, user: User) -> Any:
-    from apps.quotes.services import quote_upload
-
-    return quote_upload(
-        data=path.read_bytes(), filename=filename, organisation=organisation, uploaded_by=user
-    )

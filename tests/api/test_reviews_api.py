@@ -30,11 +30,11 @@ def engine(monkeypatch, catalog_db):
     """The engine's answer is canned here; the quote upload and storage are real."""
     seen = {}
 
-    def review_run(*, quote, workload, facility):
-        seen.update(quote=quote, workload=workload, facility=facility)
+    def review_run(*, intake, workload, facility, catalog):
+        seen.update(intake=intake, workload=workload, facility=facility)
         return report_make()
 
-    monkeypatch.setattr(services, "review_run", review_run)
+    monkeypatch.setattr(services, "review_report", review_run)
     return seen
 
 

@@ -11,15 +11,13 @@ from apps.reports.charts import (
     LEVEL_COLOURS,
     OK_COLOUR,
     OVER_COLOUR,
-    VEHICLES,
     demand_capacity_svg,
     gauge_needle_angle,
     gauge_svg,
-    number_format,
     rack_power_svg,
-    vehicle_name,
     vehicle_svg,
 )
+from apps.words import VEHICLES, number_format, vehicle_name
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 HOSTILE = '<img src="file:///etc/passwd"> & "quotes" \'single\''

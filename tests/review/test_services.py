@@ -1,10 +1,13 @@
 """Review services: status after create / re-run / revision, and the findings diff.
 
+from types import SimpleNamespace
 The engine is replaced by a canned report here (its own tests live with it); what is tested is
 what happens to Finance's decision when the report changes.
 """
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth.models import User
@@ -47,18 +50,18 @@ def people(demo):
 
 @pytest.fixture
 def engine(monkeypatch):
-    """Make review_run return whatever report the test puts in `engine.report`."""
+    """The engine seam (review_report) returns whatever report the test puts in `engine.report`."""
 
     class Canned:
         report: ReviewReport = FAILING
         calls: list[tuple[Workload, Facility]] = []
 
-        def __call__(self, *, quote, workload, facility):
+        def __call__(self, *, intake, workload, facility, catalog):
             self.calls.append((workload, facility))
             return self.report
 
     canned = Canned()
-    monkeypatch.setattr(services, "review_run", canned)
+    monkeypatch.setattr(services, "review_report", canned)
     return canned
 
 
@@ -152,21 +155,32 @@ def test_rerun_on_a_stale_review_raises_and_changes_nothing(demo, people, engine
 
 @pytest.fixture
 def uploads(monkeypatch, demo, people):
-    """quote_upload stand-in: a new quote version chained to the previous one."""
+    """quote_read/quote_record stand-ins: a new quote version chained to the previous one."""
 
-    def quote_upload(*, data, filename, organisation, uploaded_by, previous=None):
-        version = previous.version + 1 if previous else 1
-        return quote_make(
+    def quote_read(*, data, filename, organisation, uploaded_by, previous=None, **_):
+        return SimpleNamespace(
+            data=data,
+            filename=filename,
             organisation=organisation,
-            user=uploaded_by,
-            content=data,
-            display_name=filename,
+            uploaded_by=uploaded_by,
             previous=previous,
+            intake=None,
+        )
+
+    def quote_record(*, read):
+        version = read.previous.version + 1 if read.previous else 1
+        return quote_make(
+            organisation=read.organisation,
+            user=read.uploaded_by,
+            content=read.data,
+            display_name=read.filename,
+            previous=read.previous,
             version=version,
         )
 
-    monkeypatch.setattr(services, "quote_upload", quote_upload)
-    return quote_upload
+    monkeypatch.setattr(services, "quote_read", quote_read)
+    monkeypatch.setattr(services, "quote_record", quote_record)
+    return quote_record
 
 
 def test_revision_with_same_findings_carries_the_approval(demo, people, engine, uploads):

@@ -171,7 +171,7 @@ USERNAMES = {
 
 @pytest.fixture
 def world(demo, catalog_db, monkeypatch) -> World:
-    monkeypatch.setattr(services, "review_run", lambda **kw: report_make())
+    monkeypatch.setattr(services, "review_report", lambda **kw: report_make())
     review = review_make(organisation=demo["acme"], user=User.objects.get(username="account"))
     line = QuoteLine.objects.create(
         quote=review.quote, line=1, source_row=2, part_number="DGX B200 SYS", description="?"

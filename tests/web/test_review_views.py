@@ -198,12 +198,12 @@ def engine(monkeypatch):
     """The engine stands in as "the report for this many users": 1,666 users served, so 200
     users use 12% of it (200 ÷ 1,666 = 0.12) and the warning stays."""
 
-    def fake_run(*, quote, workload, facility):
+    def fake_run(*, intake, workload, facility, catalog):
         return school_bus_report(users=workload.concurrent_users).model_copy(
             update={"facility": facility}
         )
 
-    monkeypatch.setattr("apps.review.services.review_run", fake_run)
+    monkeypatch.setattr("apps.review.services.review_report", fake_run)
 
 
 def test_rerun_swaps_the_results_and_the_numbers_move(clients, review, engine):
@@ -223,10 +223,10 @@ def test_rerun_swaps_the_results_and_the_numbers_move(clients, review, engine):
 
 
 def test_rerun_shows_which_findings_moved(clients, review, monkeypatch):
-    def fake_run(*, quote, workload, facility):
+    def fake_run(*, intake, workload, facility, catalog):
         return school_bus_report(findings=[RACK_OK], facilities="calm")
 
-    monkeypatch.setattr("apps.review.services.review_run", fake_run)
+    monkeypatch.setattr("apps.review.services.review_report", fake_run)
     body = (
         clients["account_team"]
         .post(url(review, "rerun/"), rerun_data(review), headers=HX)
@@ -274,10 +274,10 @@ def test_rerun_without_htmx_redirects_to_the_page(clients, review, engine):
 def test_revised_quote_goes_to_a_new_review_that_lists_changes(
     clients, review, catalog_db, monkeypatch
 ):
-    def fake_run(*, quote, workload, facility):
+    def fake_run(*, intake, workload, facility, catalog):
         return school_bus_report(findings=[RACK_OK])
 
-    monkeypatch.setattr("apps.review.services.review_run", fake_run)
+    monkeypatch.setattr("apps.review.services.review_report", fake_run)
     revised_csv = CSV.replace(b"600000.00", b"550000.00")
     upload = _file("quote-v2.csv", revised_csv)
     response = clients["account_team"].post(url(review, "revise/"), {"file": upload}, headers=HX)

@@ -22,11 +22,11 @@ def engine(monkeypatch):
     """The review engine stands in with a fixed report; the upload, parse and match are real."""
     seen = {}
 
-    def fake_run(*, quote, workload, facility):
-        seen.update(quote=quote, workload=workload, facility=facility)
+    def fake_run(*, intake, workload, facility, catalog):
+        seen.update(intake=intake, workload=workload, facility=facility)
         return school_bus_report()
 
-    monkeypatch.setattr("apps.review.services.review_run", fake_run)
+    monkeypatch.setattr("apps.review.services.review_report", fake_run)
     return seen
 
 

@@ -13,10 +13,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from apps.reports.charts import VEHICLES, vehicle_svg
+from apps.reports.charts import vehicle_svg
 from apps.review.models import Review, ReviewStatus, Verdict
 from apps.sites.access import ANY_ROLE, require_roles, role_of, scope_for_user
 from apps.sites.models import Role
+from apps.words import VEHICLES
 
 RECENT = 8
 PAGE_SIZE = 25

@@ -19,10 +19,10 @@ from django_htmx.http import HttpResponseClientRedirect
 from apps.catalog.models import Part
 from apps.quotes.models import Quote, QuoteLine
 from apps.quotes.parsing.errors import QuoteParseError
-from apps.quotes.services import quote_mapping_confirm, quote_upload
+from apps.quotes.services import quote_mapping_confirm
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
 from apps.review.models import Review
-from apps.review.services import ReviewChanged, review_create, review_rerun
+from apps.review.services import ReviewChanged, review_rerun, review_upload
 from apps.sites.access import require_roles, scope_for_user
 from apps.sites.http import HtmxHttpRequest
 from apps.web.forms.quotes import QuoteUploadForm
@@ -73,17 +73,13 @@ def quote_upload_view(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _upload_and_review(request: HtmxHttpRequest, forms: dict[str, Any], upload: Any) -> Review:
-    quote = quote_upload(
+    return review_upload(
         data=upload.read(),
         filename=upload.name,
         organisation=forms["upload_form"].cleaned_data["organisation"],
         uploaded_by=request.user,
-    )
-    return review_create(
-        quote=quote,
         workload=forms["workload_form"].workload,
         facility=forms["facility_form"].facility,
-        created_by=request.user,
     )
 
 
