@@ -10,10 +10,11 @@ organisation's reviews (404 for anyone else's) and may not post. Every refusal i
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
@@ -196,7 +197,7 @@ def review_post(
             data=file.read(),
             filename=file.name or "quote",
             organisation=org,
-            uploaded_by=request.user,
+            uploaded_by=cast(User, request.user),  # PosterAuth let a signed-in user through
             workload=spec_workload,
             facility=spec_facility,
         )

@@ -10,7 +10,7 @@ from django.db.models import Q
 from apps.catalog.choices import Cooling, CpuArch, FormFactor, Interconnect, PartKind
 
 
-def non_negative(*fields: str, prefix: str) -> list[models.CheckConstraint]:
+def non_negative(*fields: str, prefix: str) -> list[models.BaseConstraint]:
     return [
         models.CheckConstraint(
             condition=Q(**{f"{f}__isnull": True}) | Q(**{f"{f}__gte": 0}),

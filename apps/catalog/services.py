@@ -42,33 +42,33 @@ def catalog_load(*, snapshot: CatalogSnapshot | None = None) -> dict[str, int]:
             key=spec.key, defaults={**fields, "vendor": vendor(spec.vendor)}
         )
     systems: dict[str, System] = {}
-    for spec in snapshot.systems:
-        fields = _row_fields(spec, {"key", "vendor", "gpu"})
-        systems[spec.key], _ = System.objects.update_or_create(
-            key=spec.key,
+    for system_spec in snapshot.systems:
+        fields = _row_fields(system_spec, {"key", "vendor", "gpu"})
+        systems[system_spec.key], _ = System.objects.update_or_create(
+            key=system_spec.key,
             defaults={
                 **fields,
-                "vendor": vendor(spec.vendor),
-                "gpu": gpus[spec.gpu] if spec.gpu else None,
+                "vendor": vendor(system_spec.vendor),
+                "gpu": gpus[system_spec.gpu] if system_spec.gpu else None,
             },
         )
-    for spec in snapshot.parts:
+    for part_spec in snapshot.parts:
         part, _ = Part.objects.update_or_create(
-            vendor=vendor(spec.vendor),
-            part_number=spec.part_number,
+            vendor=vendor(part_spec.vendor),
+            part_number=part_spec.part_number,
             defaults={
-                "kind": spec.kind,
-                "description": spec.description,
-                "system": systems[spec.system] if spec.system else None,
-                "gpu": gpus[spec.gpu] if spec.gpu else None,
-                "bridge_gpus": spec.bridge_gpus,
+                "kind": part_spec.kind,
+                "description": part_spec.description,
+                "system": systems[part_spec.system] if part_spec.system else None,
+                "gpu": gpus[part_spec.gpu] if part_spec.gpu else None,
+                "bridge_gpus": part_spec.bridge_gpus,
             },
         )
-        for alias in spec.aliases:
+        for alias in part_spec.aliases:
             PartAlias.objects.get_or_create(part=part, text=alias)
-    for spec in snapshot.models:
+    for model_spec in snapshot.models:
         ModelPreset.objects.update_or_create(
-            name=spec.name, defaults=spec.model_dump(exclude={"name"})
+            name=model_spec.name, defaults=model_spec.model_dump(exclude={"name"})
         )
     catalog_snapshot_clear()
     return {
@@ -195,7 +195,8 @@ def catalog_unverified() -> list[tuple[str, str, str]]:
     """(row, field, raw) for every unverified figure, and rows that name no source."""
     snapshot = snapshot_from_db()
     problems: list[tuple[str, str, str]] = []
-    for row in (*snapshot.gpus, *snapshot.systems):
+    rows: list[GpuSpec | SystemSpec] = [*snapshot.gpus, *snapshot.systems]
+    for row in rows:
         if not row.source_urls.strip():
             problems.append((row.key, "source_urls", "no source"))
         for field, fig in sorted(row.figures.items()):

@@ -188,8 +188,8 @@ def _assemble_kits(chassis: list[_Chassis], pools: list[_CardPool], out: Assembl
         pairs = [([c], p) for c, p in zip(chassis, pools, strict=False)]
         pairs += [([c], None) for c in chassis[len(pools) :]]
         leftover = pools[len(chassis) :]
-    for pool in leftover:
-        out.problems.append(_no_chassis(pool))
+    for left in leftover:
+        out.problems.append(_no_chassis(left))
     for group, pool in pairs:
         if pool is None:
             for item in group:
@@ -293,7 +293,8 @@ def _kit(
         )
     price = None
     if item.unit_price is not None and (installed == 0 or (pool and pool.unit_price is not None)):
-        price = item.unit_price + installed * (pool.unit_price if pool else 0)
+        card_price = pool.unit_price if pool and pool.unit_price is not None else Decimal(0)
+        price = item.unit_price + installed * card_price
     return QuotedSystem(
         sku=spec.key,
         name=f"{spec.name} with {installed} × {gpu.model}" if gpu else spec.name,

@@ -140,7 +140,7 @@ def _capped(problems: list[LineProblem], what: str) -> list[LineProblem]:
     if len(problems) <= MAX_LINE_PROBLEMS:
         return problems
     rest = problems[MAX_LINE_PROBLEMS:]
-    lines = [f.metrics.get("line") for f in rest if f.metrics.get("line")]
+    lines: list[int] = [f.metrics["line"] for f in rest if f.metrics.get("line")]
     return [
         *problems[:MAX_LINE_PROBLEMS],
         LineProblem(

@@ -200,8 +200,9 @@ def line_match(
                 return _found("alias", part, 100.0, "confirmed for this vendor")
     # Each form once: a 10,000-line quote has 10,000 distinct lines to normalise (bench/).
     pn_compact, pn_text, desc_text = _compact(pn), _text(pn), _text(desc)
-    if pn and (part := index.by_part_number.get(pn_compact)) is not None:
-        return _found("exact", part, 100.0, "part number")
+    exact = index.by_part_number.get(pn_compact) if pn else None
+    if exact is not None:
+        return _found("exact", exact, 100.0, "part number")
     for text, key in ((pn, pn_compact), (desc, desc_text)):
         parts = _distinct(index.by_alias.get(key, [])) if text else []
         if len(parts) == 1:

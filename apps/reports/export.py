@@ -37,7 +37,7 @@ def cell_safe(value: Cell) -> Cell:
 
 def export_rows(report: ReviewReport) -> tuple[list[list[Cell]], list[list[Cell]]]:
     """(quote line rows, finding rows), each with its header first, cells made safe."""
-    lines: list[list[Cell]] = [LINE_HEADER]
+    lines: list[list[Cell]] = [list(LINE_HEADER)]
     for line in report.quote.lines:
         lines.append(
             [
@@ -54,7 +54,7 @@ def export_rows(report: ReviewReport) -> tuple[list[list[Cell]], list[list[Cell]
                 )
             ]
         )
-    findings: list[list[Cell]] = [FINDING_HEADER]
+    findings: list[list[Cell]] = [list(FINDING_HEADER)]
     for f in report.findings:
         findings.append(
             [cell_safe(c) for c in (f.check, f.severity, f.title, f.detail, f.formula, f.lever)]

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from typing import cast
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import IntegrityError, transaction
@@ -59,9 +60,7 @@ def review_report_html(*, review: Review, page_size: PageSize) -> str:
     )
 
 
-def report_request(
-    *, review: Review, user: AbstractBaseUser | None, page_size: PageSize = "A4"
-) -> ReportFile:
+def report_request(*, review: Review, user: User | None, page_size: PageSize = "A4") -> ReportFile:
     """Queue the PDF of the review's current version unless it is ready or on its way.
 
     A DONE file in the same page size is returned as is, so is one already queued or rendering;
@@ -82,7 +81,7 @@ def report_request(
         report_file.status = ReportStatus.QUEUED
         report_file.page_size = page_size
         report_file.error = "worker stopped; queued again" if stale else ""
-        report_file.requested_by = user if user and user.is_authenticated else None
+        report_file.requested_by = user
         report_file.started_at = report_file.finished_at = None
         report_file.task_id = ""
         report_file.save()
@@ -91,9 +90,7 @@ def report_request(
     return report_file
 
 
-def _row_for_update(
-    *, review: Review, user: AbstractBaseUser | None, page_size: PageSize
-) -> ReportFile:
+def _row_for_update(*, review: Review, user: User | None, page_size: PageSize) -> ReportFile:
     rows = ReportFile.objects.select_for_update()
     found = rows.filter(review=review, review_version=review.version).first()
     if found is not None:
@@ -135,7 +132,7 @@ def report_render(*, report_file_id: int) -> ReportFile:
     if review.version != report_file.review_version:
         return _finish(report_file, error="the review changed before the PDF was made; ask again")
     try:
-        html = review_report_html(review=review, page_size=report_file.page_size)
+        html = review_report_html(review=review, page_size=cast(PageSize, report_file.page_size))
         pdf = pdf_render_sandboxed(
             html,
             static_root=report_static_root(),

@@ -130,16 +130,11 @@ def _validated[T: BaseModel](model: type[T], data: Any, label: str) -> T:
 
 
 def _model_known(workload: Workload, catalog: CatalogSnapshot | None, label: str) -> Workload:
-    unknown = (
-        catalog is not None
-        and isinstance(workload.model, str)
-        and catalog.model_preset(workload.model) is None
-    )
-    if unknown:
+    model = workload.model
+    if catalog is not None and isinstance(model, str) and catalog.model_preset(model) is None:
         known = ", ".join(m.name for m in catalog.models)
         raise ReviewInputError(
-            f"{label}: field 'model': unknown model {workload.model.strip()!r} "
-            f"(known presets: {known})"
+            f"{label}: field 'model': unknown model {model.strip()!r} (known presets: {known})"
         )
     return workload
 

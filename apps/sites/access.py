@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect
 
 from apps.sites.models import Membership, Role
@@ -45,21 +46,19 @@ def scope_for_user[M: Model](queryset: QuerySet[M], user: User | AnonymousUser) 
     return queryset.none()
 
 
-def require_roles(
-    *roles: Role,
-) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+def require_roles[V: Callable[..., HttpResponseBase]](*roles: Role) -> Callable[[V], V]:
     """View decorator: anonymous users go to login; a wrong role gets 403."""
 
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def decorator(view: V) -> V:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if not request.user.is_authenticated:
                 return redirect(f"/login/?next={request.path}")
             if role_of(request.user) not in roles:
                 raise PermissionDenied
             return view(request, *args, **kwargs)
 
-        return wrapped
+        return cast(V, wrapped)
 
     return decorator
 

@@ -8,9 +8,9 @@ from config.settings.base import BASE_DIR, DATABASES, TEMPLATES
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
-MEDIA_ROOT = tempfile.mkdtemp(prefix="rightsize-test-media-")
+MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="rightsize-test-media-"))
 FILE_UPLOAD_TEMP_DIR = tempfile.mkdtemp(prefix="rightsize-test-tmp-")
-TEMPLATES[0]["OPTIONS"]["string_if_invalid"] = "INVALID_TEMPLATE_VARIABLE(%s)"
+TEMPLATES[0]["OPTIONS"]["string_if_invalid"] = "INVALID_TEMPLATE_VARIABLE(%s)"  # type: ignore[index]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

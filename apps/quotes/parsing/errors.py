@@ -33,6 +33,9 @@ class QuoteParseError(Exception):
         self.needs_manual = needs_manual
         #: True only when an unexpected exception was wrapped (see ``parse_upload``).
         self.internal = False
+        #: The stored quote record (REJECTED, NEEDS_MANUAL) when the original was kept; set by
+        #: the upload service, never by the parser (which knows no database).
+        self.quote: object | None = None
         super().__init__(self.__str__())
 
     def __str__(self) -> str:

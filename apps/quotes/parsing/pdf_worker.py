@@ -10,6 +10,7 @@ between and below the ruled tables (split into cells at wide gaps) and each tabl
 import json
 import resource
 import sys
+from typing import Any
 
 MAX_PAGES = 200
 MAX_ROWS = 25_000
@@ -55,7 +56,7 @@ def _page_rows(page) -> list:
             for x0, top, x1, bottom in boxes
         )
 
-    lines = {}
+    lines: dict[float, list[Any]] = {}
     for word in page.extract_words(keep_blank_chars=False, use_text_flow=True):
         if not inside(word):
             lines.setdefault(round(word["top"] / 3), []).append(word)

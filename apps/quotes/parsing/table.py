@@ -163,8 +163,9 @@ def _currency_choose(
             seen.append(code)
     for _n, cells in data_rows:
         for index in money_columns:
-            if index < len(cells) and isinstance(cells[index], str):
-                code = currency_detect(cells[index])
+            cell = cells[index] if index < len(cells) else None
+            if isinstance(cell, str):
+                code = currency_detect(cell)
                 if code:
                     seen.append(code)
     if not seen:
@@ -272,7 +273,7 @@ def _line_read(
     errors: list[str] = []
     quantity: int | None = None
     if qty_text:
-        number = cell_number(cells[qty_i]) if qty_i is not None else None  # type: ignore[index]
+        number = cell_number(cells[qty_i]) if qty_i is not None else None
         try:
             quantity = quantity_parse(
                 format(number, "f") if number is not None else qty_text,
@@ -289,7 +290,7 @@ def _line_read(
     ):
         value: Decimal | None = None
         if text:
-            value = cell_number(cells[index]) if index is not None else None  # type: ignore[index]
+            value = cell_number(cells[index]) if index is not None else None
             if value is None:
                 try:
                     value = amount_parse(text, decimal_separator=decimal_separator)

@@ -45,7 +45,7 @@ def _sheet_rows(sheet: python_calamine.CalamineSheet, *, file_name: str) -> Iter
     filled = 0
     limit = MAX_DATA_ROWS + HEADER_SCAN_ROWS + 1
     for index, row in enumerate(sheet.iter_rows()):
-        cells: list[Cell] = list(row)
+        cells: list[Cell] = [v if isinstance(v, str | int | float) else str(v) for v in row]
         while cells and (cells[-1] is None or cells[-1] == ""):
             cells.pop()
         if not cells:

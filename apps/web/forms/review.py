@@ -103,7 +103,7 @@ class WorkloadForm(forms.Form):
         if current is not None and isinstance(current.model, ModelShape):
             choices.append((CUSTOM_MODEL, f"{current.model.name} (custom shape, kept)"))
         choices += [(m.name, _model_label(m)) for m in catalog_snapshot().models]
-        self.fields["model"].choices = choices
+        self.fields["model"].choices = choices  # type: ignore[attr-defined]
         saved = self.fields["saved"]
         assert isinstance(saved, forms.ModelChoiceField)
         if saved_workloads is None:
@@ -236,7 +236,7 @@ def load_and_room_forms(*, data: Any = None) -> dict[str, forms.Form]:
     for form in built.values():
         saved = form.fields["saved"]
         assert isinstance(saved, forms.ModelChoiceField)
-        saved.label_from_instance = _saved_label
+        saved.label_from_instance = _saved_label  # type: ignore[method-assign,assignment]
     return built
 
 

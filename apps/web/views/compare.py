@@ -61,7 +61,7 @@ class QuoteFilesField(forms.FileField):
 
 
 class CompareUploadForm(forms.Form):
-    files = QuoteFilesField(
+    files = QuoteFilesField(  # type: ignore[assignment]
         label="Competing quotes",
         help_text="Two to five files (CSV, XLSX or PDF) for the same load and the same room.",
     )

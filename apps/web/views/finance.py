@@ -35,7 +35,7 @@ PAGE_SIZE = 50
 
 
 def _with_actions(review: Review, role: Role | None) -> Review:
-    review.allowed_actions = actions_for(status=review.status, role=role)
+    review.allowed_actions = actions_for(status=review.status, role=role)  # type: ignore[attr-defined]
     return review
 
 

@@ -6,7 +6,7 @@ organisation's review answers 404 — and only then picks the whole page or the 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from django.core.files.storage import default_storage
@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
 
+from apps.reports.context import PageSize as PageSizeName
 from apps.reports.models import PageSize, ReportFile, ReportStatus
 from apps.reports.services import report_file_current, report_request
 from apps.review.models import Review
@@ -69,7 +70,9 @@ def report_request_view(request: HtmxHttpRequest, review_uuid: UUID) -> HttpResp
     page_size = request.POST.get("page_size", PageSize.A4)
     if page_size not in PageSize.values:
         return HttpResponse("Unknown page size.", status=400, content_type="text/plain")
-    report_file = report_request(review=review, user=request.user, page_size=page_size)
+    report_file = report_request(
+        review=review, user=request.user, page_size=cast(PageSizeName, page_size)
+    )
     if not request.htmx:
         return redirect("reports:status", review_uuid=review.uuid)
     return _progress_response(request, review, report_file)

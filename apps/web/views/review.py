@@ -254,7 +254,7 @@ def review_revise_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
             return redirect(review_url(revised))
     else:
         problems = [
-            QuoteParseError(message, file=getattr(request.FILES.get("file"), "name", "quote"))
+            QuoteParseError(str(message), file=getattr(request.FILES.get("file"), "name", "quote"))
             for message in form.errors.get("file", [])
         ]
     context = review_context(request, review, revise_problems=problems)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from apps.review.engine.checks._common import finding_make, gpu_figure, num
 from apps.review.engine.checks.context import ReviewContext
-from apps.review.engine.schemas import Finding, WorkloadKind
+from apps.review.engine.schemas import Finding, Severity, WorkloadKind
 
 CHECK = "fp64"
 
@@ -42,7 +42,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
         "B300/GB300, RTX and L40S are not a significant source of FP64."
     )
     if need is None:
-        severity = "warning" if fleet.muscle_cars else "info"
+        severity: Severity = "warning" if fleet.muscle_cars else "info"
         title = "No FP64 target given"
         detail = f"An HPC load with no fp64_tflops target: the quote brings {supply}."
         if fleet.muscle_cars:

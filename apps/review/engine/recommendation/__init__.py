@@ -142,7 +142,7 @@ def recommend_from_context(ctx: ReviewContext) -> tuple[Recommendation | None, F
     """The engine's one call: the quoted vehicles and their prices (in USD only, since the
     catalog is priced in dollars) from the review's context."""
     systems = [v.system for v in ctx.vehicles]
-    prices = None if ctx.quote.currency.upper() == "USD" else {}
+    prices: dict[str, Decimal] | None = None if ctx.quote.currency.upper() == "USD" else {}
     return recommend(
         workload=ctx.workload,
         facility=ctx.facility,
