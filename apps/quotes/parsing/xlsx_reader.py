@@ -11,6 +11,7 @@ sheet declaring ``A1:XFD1048576`` with 10 real rows gives 10 lines.
 from __future__ import annotations
 
 import io
+from datetime import date
 from collections.abc import Iterator
 
 import openpyxl.xml
@@ -45,7 +46,7 @@ def _sheet_rows(sheet: python_calamine.CalamineSheet, *, file_name: str) -> Iter
     filled = 0
     limit = MAX_DATA_ROWS + HEADER_SCAN_ROWS + 1
     for index, row in enumerate(sheet.iter_rows()):
-        cells: list[Cell] = [v if isinstance(v, str | int | float) else str(v) for v in row]
+        cells: list[Cell] = [v if isinstance(v, str | int | float | date) else str(v) for v in row]
         while cells and (cells[-1] is None or cells[-1] == ""):
             cells.pop()
         if not cells:
