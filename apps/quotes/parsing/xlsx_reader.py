@@ -11,8 +11,8 @@ sheet declaring ``A1:XFD1048576`` with 10 real rows gives 10 lines.
 from __future__ import annotations
 
 import io
-from datetime import date
 from collections.abc import Iterator
+from datetime import date
 
 import openpyxl.xml
 import python_calamine
