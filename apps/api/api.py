@@ -159,18 +159,29 @@ def _organisation_for(slug: str | None) -> Organisation:
 )
 def review_post(
     request: HttpRequest,
-    file: File[UploadedFile],
     workload: Form[str],
     facility: Form[str],
+    file: File[UploadedFile | None] = None,
+    lines: Form[str | None] = None,
     organisation: Form[str | None] = None,
 ) -> HttpResponse:
-    """Upload a quote (CSV, XLSX or PDF) with the workload and the facility, each as a
-    CONTRACT.md JSON object or a preset name ("internal-assistant", "server-room").
-    Internal users name the customer `organisation` by slug. Answers 201 with the report and
-    `Location: /api/reviews/<uuid>`."""
+    """Upload a quote (CSV, TSV, XLSX or PDF) — or paste its table as `lines`
+    (text/tab-separated-values or comma-separated, header row first) — with the workload and
+    the facility, each as a CONTRACT.md JSON object or a preset name ("internal-assistant",
+    "server-room"). Internal users name the customer `organisation` by slug. Answers 201 with
+    the report and `Location: /api/reviews/<uuid>`."""
     limit = settings.QUOTE_MAX_UPLOAD_BYTES
-    if file.size is not None and file.size > limit:
+    if file is None and not (lines or "").strip():
+        return _error(request, "file: Field required (or paste the table as 'lines')", 400)
+    if file is not None and file.size is not None and file.size > limit:
         return _error(request, f"{file.name}: {file.size:,} bytes; the limit is {limit:,}", 413)
+    if file is not None:
+        data, name = file.read(), file.name or "quote"
+    else:
+        data = (lines or "").encode("utf-8")
+        name = "pasted.tsv" if "\t" in (lines or "").split("\n", 1)[0] else "pasted.csv"
+        if len(data) > limit:
+            return _error(request, f"lines: {len(data):,} bytes; the limit is {limit:,}", 413)
     try:
         org = _organisation_for(organisation)
         spec_workload = _spec(
@@ -194,8 +205,8 @@ def review_post(
                 f"workload: field 'model': unknown model {spec_workload.model!r}"
             )
         review = review_upload(
-            data=file.read(),
-            filename=file.name or "quote",
+            data=data,
+            filename=name,
             organisation=org,
             uploaded_by=cast(User, request.user),  # PosterAuth let a signed-in user through
             workload=spec_workload,

@@ -197,3 +197,32 @@ def test_oversized_file_is_413_and_nothing_stored(clients, engine, settings):
     assert not Quote.objects.exists()
     settings.QUOTE_MAX_UPLOAD_BYTES = len(QUOTE_CSV)  # exactly the limit is accepted
     assert _post(clients["account_team"]).status_code == 201
+
+
+def _tsv(csv_bytes: bytes) -> str:
+    import csv as csv_module
+
+    rows = csv_module.reader(csv_bytes.decode().splitlines())
+    return "\n".join("\t".join(row) for row in rows) + "\n"
+
+
+def test_a_pasted_table_is_reviewed_like_the_file(clients, demo, catalog_db):
+    """`lines` carries the table as text/tab-separated-values: one DGX B200, as the CSV."""
+    response = _post(clients["account_team"], file=None, lines=_tsv(QUOTE_CSV))
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["quote"]["file"] == "pasted.tsv"
+    # 1 × DGX B200: 8 × B200 in one NVLink domain, 515,000.00.
+    assert [(s["sku"], s["quantity"], s["gpus_per_system"]) for s in body["systems"]] == [
+        ("dgx-b200", 1, 8)
+    ]
+    assert body["quote"]["total"] == "515000.00"
+
+
+def test_a_tsv_file_part_is_accepted(clients, demo, catalog_db):
+    upload = SimpleUploadedFile(
+        "quote.tsv", _tsv(QUOTE_CSV).encode(), content_type="text/tab-separated-values"
+    )
+    response = _post(clients["account_team"], file=upload)
+    assert response.status_code == 201, response.content
+    assert response.json()["systems"][0]["sku"] == "dgx-b200"

@@ -1,6 +1,7 @@
 """`review_quote` exactly as CONTRACT.md writes it: one JSON document or a readable summary,
 exit 0 whatever the verdict, exit 2 with one `error:` line naming the file for bad input."""
 
+import csv
 import json
 import subprocess
 import sys
@@ -372,3 +373,38 @@ def test_text_names_the_right_fit_when_there_is_one():
     assert "  Finance: raised\n    - Finance signs." in text
     assert "Facilities: crisis (out in the parking lot having a moment)" in text
     assert "no vehicle we recognise" in text
+
+
+def _shell(args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "manage.py", "review_quote", *args],
+        cwd=PROJECT,
+        capture_output=True,
+        input=stdin,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_table_on_standard_input_gives_the_review_of_the_file(tmp_path):
+    """`review_quote -` with the quote pasted as tab-separated text: the same review as the
+    CSV file (only the file name differs)."""
+    folder = EXAMPLES / "pcie-vans-for-one-finetune"
+    csv_text = (folder / "quote.csv").read_text(encoding="utf-8")
+    tsv = "\n".join("\t".join(row) for row in csv.reader(csv_text.splitlines())) + "\n"
+    rest = ["--workload", str(folder / "workload.json"), "--facility"]
+    rest += [str(folder / "facility.json"), "--format", "json"]
+    from_file = _shell([str(folder / "quote.csv"), *rest])
+    from_stdin = _shell(["-", *rest], stdin=tsv.encode())
+    assert from_stdin.returncode == 0, from_stdin.stderr
+    a, b = json.loads(from_file.stdout), json.loads(from_stdin.stdout)
+    assert (a["quote"].pop("file"), b["quote"].pop("file")) == ("quote.csv", "stdin.tsv")
+    assert a == b
+    # 2 × SYS-521GE-TNRT with 8 × L40S: two vans of 4 cards.
+    assert [(s["quantity"], s["gpus_per_system"]) for s in b["systems"]] == [(2, 4)]
+
+
+def test_empty_standard_input_is_one_error_line():
+    proc = _shell(["-", "--workload", "internal-assistant", "--facility", "server-room"], b"")
+    assert proc.returncode == 2
+    assert one_error_line(proc.stderr.decode()).startswith("error: standard input: empty")

@@ -1,5 +1,8 @@
 """`review_quote QUOTE_FILE --workload W --facility F [--format json|text] [--pdf OUT.pdf]`.
 
+QUOTE_FILE `-` reads a pasted table (tab- or comma-separated) from standard input:
+`pbpaste | manage.py review_quote - --workload w.json --facility f.json`.
+
 The command line of CONTRACT.md. Exit 0 when the review completed, whatever the verdict; exit 2
 with one line on stderr for bad input: "error: quote.csv, row 2, column 'Qty': quantity -2 is
 negative". Never a traceback: anything unexpected is "error: quote.csv: internal error: T".
@@ -43,7 +46,11 @@ class Command(BaseCommand):
         return parser
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("quote_file", help="the vendor quote (.csv or .xlsx)")
+        parser.add_argument(
+            "quote_file",
+            help="the vendor quote (.csv, .tsv, .xlsx or .pdf), or - for a table pasted on "
+            "standard input (tab- or comma-separated)",
+        )
         parser.add_argument(
             "--workload", required=True, help="workload JSON, saved workload or preset"
         )
@@ -71,7 +78,10 @@ class Command(BaseCommand):
     def _review(self, options: dict[str, Any]) -> str:
         from apps.review.inputs import facility_load, workload_load
 
-        quote_name, data = quote_file_read(Path(options["quote_file"]))
+        if options["quote_file"] == "-":
+            quote_name, data = quote_stdin_read()
+        else:
+            quote_name, data = quote_file_read(Path(options["quote_file"]))
         catalog = catalog_for_command()
         try:
             workload = workload_load(options["workload"], catalog=catalog)
@@ -104,6 +114,21 @@ def catalog_for_command() -> CatalogSnapshot:
         return catalog_snapshot()
     except DatabaseError:
         return snapshot_from_fixture()
+
+
+def quote_stdin_read() -> tuple[str, bytes]:
+    """A table pasted on standard input, named for what it looks like: "stdin.tsv" when its
+    first line has a tab, else "stdin.csv" (the CSV reader still sniffs the delimiter)."""
+    from django.conf import settings
+
+    limit = settings.QUOTE_MAX_UPLOAD_BYTES
+    data = sys.stdin.buffer.read(limit + 1)
+    if len(data) > limit:
+        raise BadInput(f"standard input: more than {limit:,} bytes; the limit is {limit:,}")
+    if not data.strip():
+        raise BadInput("standard input: empty; paste the quote's table (header row first)")
+    first_line = data.split(b"\n", 1)[0]
+    return ("stdin.tsv" if b"\t" in first_line else "stdin.csv"), data
 
 
 def quote_file_read(path: Path) -> tuple[str, bytes]:
