@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 CONTENT_TYPES = {
     "csv": "text/csv",
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "xls": "application/vnd.ms-excel",
+    "xlsb": "application/vnd.ms-excel.sheet.binary.macroenabled.12",
+    "ods": "application/vnd.oasis.opendocument.spreadsheet",
     "pdf": "application/pdf",
 }
 _MONEY_LIMIT = Decimal("1e14")  # DecimalField(max_digits=16, decimal_places=2)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 
 from apps.quotes.parsing.errors import QuoteParseError
-from apps.quotes.parsing.schemas import FIELDS, ParsedLine, ParsedQuote
+from apps.quotes.parsing.schemas import FIELDS, SPREADSHEETS, ParsedLine, ParsedQuote
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ __all__ = ["FIELDS", "ParsedLine", "ParsedQuote", "QuoteParseError", "parse_uplo
 
 
 def parse_upload(data: bytes, filename: str, *, delimiter: str | None = None) -> ParsedQuote:
-    """Parse an uploaded vendor quote by its content (CSV, XLSX or PDF).
+    """Parse an uploaded vendor quote by its content (CSV, a workbook or PDF).
 
     ``filename`` is used for messages and to catch a file whose extension contradicts its
     content; ``delimiter`` forces the CSV delimiter after the user resolved an ambiguity.
@@ -42,10 +42,10 @@ def parse_upload(data: bytes, filename: str, *, delimiter: str | None = None) ->
         kind = type_detect(data, file_name=name)
         if kind == "csv":
             return csv_parse(data, file_name=name, delimiter=delimiter)
-        if kind == "xlsx":
+        if kind in SPREADSHEETS:
             from apps.quotes.parsing.xlsx_reader import xlsx_parse
 
-            return xlsx_parse(data, file_name=name, inspected=True)
+            return xlsx_parse(data, file_name=name, inspected=True, kind=kind)
         from apps.quotes.parsing.pdf_reader import pdf_parse
 
         return pdf_parse(data, file_name=name)

@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 
 from apps.quotes.parsing.archive import archive_inspect
 from apps.quotes.parsing.errors import QuoteParseError
-from apps.quotes.parsing.schemas import DetectedType
+from apps.quotes.parsing.schemas import SPREADSHEETS, DetectedType
 
 OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 ZIP_MAGIC = b"PK\x03\x04"
@@ -27,7 +27,9 @@ _EXTENSIONS: dict[str, DetectedType] = {
     ".tsv": "csv",
     ".xlsx": "xlsx",
     ".xlsm": "xlsx",
-    ".xls": "xlsx",
+    ".xls": "xls",
+    ".xlsb": "xlsb",
+    ".ods": "ods",
     ".pdf": "pdf",
 }
 _BINARY_MAGICS: tuple[tuple[bytes, str], ...] = (
@@ -47,7 +49,8 @@ _BINARY_MAGICS: tuple[tuple[bytes, str], ...] = (
 
 
 def _label(kind: str) -> str:
-    return {"csv": "CSV", "xlsx": "XLSX", "pdf": "PDF"}.get(kind, "quote file")
+    labels = {"csv": "CSV", "xlsx": "XLSX", "xls": "XLS", "xlsb": "XLSB", "ods": "ODS"}
+    return {**labels, "pdf": "PDF"}.get(kind, "quote file")
 
 
 def type_detect(data: bytes, *, file_name: str) -> DetectedType:
@@ -59,11 +62,12 @@ def type_detect(data: bytes, *, file_name: str) -> DetectedType:
     if not data:
         raise QuoteParseError("the file is empty", file=file_name)
     head = data[:1024]
+    found: DetectedType
     if head.startswith(OLE2_MAGIC):
-        raise QuoteParseError(_ole2_message(data), file=file_name)
-    if head.startswith(ZIP_MAGIC):
-        found: DetectedType = "xlsx"
-        _zip_check(data, file_name=file_name, label=label)
+        _ole2_check(data, file_name=file_name)
+        found = "xls"
+    elif head.startswith(ZIP_MAGIC):
+        found = _zip_check(data, file_name=file_name, label=label)
     elif b"%PDF-" in head:
         found = "pdf"
     else:
@@ -76,7 +80,8 @@ def type_detect(data: bytes, *, file_name: str) -> DetectedType:
         if lowered.startswith((b"<?xml", b"<svg")):
             raise QuoteParseError(f"not a valid {label}: it is an XML document", file=file_name)
         found = "csv"
-    if claimed and claimed != found:
+    workbooks = claimed in SPREADSHEETS and found in SPREADSHEETS  # an .xlsx saved as .xls
+    if claimed and claimed != found and not workbooks:
         raise QuoteParseError(
             f"not a valid {label}: the content is {_label(found)}, not {label}; "
             "rename or re-export the file",
@@ -85,20 +90,24 @@ def type_detect(data: bytes, *, file_name: str) -> DetectedType:
     return found
 
 
-def _ole2_message(data: bytes) -> str:
+def _ole2_check(data: bytes, *, file_name: str) -> None:
+    """An OLE2 file is an Excel 97-2003 workbook (read like the others) or a password-protected
+    workbook of any age (refused: we cannot read it)."""
     if "EncryptionInfo".encode("utf-16-le") in data:
-        return (
+        raise QuoteParseError(
             "the workbook is password-protected; remove the password "
-            "(File → Info → Protect Workbook) and upload it again"
+            "(File → Info → Protect Workbook) and upload it again",
+            file=file_name,
         )
-    return (
-        "legacy Excel 97-2003 (.xls) workbooks are not accepted; "
-        "open it in Excel and save as .xlsx or CSV UTF-8"
-    )
+    if "Workbook".encode("utf-16-le") not in data and "Book".encode("utf-16-le") not in data:
+        raise QuoteParseError(
+            "not a valid XLS: an Office file that is not an Excel workbook", file=file_name
+        )
 
 
-def _zip_check(data: bytes, *, file_name: str, label: str) -> None:
-    """A ZIP must be an Excel workbook, and not a macro-enabled one."""
+def _zip_check(data: bytes, *, file_name: str, label: str) -> DetectedType:
+    """A ZIP must be a workbook (Excel, Excel binary or OpenDocument), and not a macro-enabled
+    one; its members are inspected for bombs before any reader sees them."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             names = set(archive.namelist())
@@ -116,19 +125,37 @@ def _zip_check(data: bytes, *, file_name: str, label: str) -> None:
         raise QuoteParseError(
             "not a valid XLSX: the archive is encrypted", file=file_name
         ) from None
-    if "xl/vbaProject.bin" in names or b"macroEnabled" in content_types:
+    binary = "xl/workbook.bin" in names  # .xlsb's content type says "macroEnabled" anyway
+    if "xl/vbaProject.bin" in names or (b"macroEnabled" in content_types and not binary):
         raise QuoteParseError(
             "macro-enabled workbooks (.xlsm) are not accepted; save as .xlsx (no macros)",
             file=file_name,
         )
+    found: DetectedType
     if "xl/workbook.bin" in names:
-        raise QuoteParseError(
-            "binary workbooks (.xlsb) are not accepted; save as .xlsx", file=file_name
-        )
-    if "xl/workbook.xml" not in names:
+        found = "xlsb"
+    elif "xl/workbook.xml" in names:
+        found = "xlsx"
+    elif "mimetype" in names and "content.xml" in names:
+        found = "ods"
+    else:
         raise QuoteParseError(
             f"not a valid {label if label != 'quote file' else 'XLSX'}: a ZIP archive that is "
             "not an Excel workbook",
             file=file_name,
         )
     archive_inspect(data, file_name=file_name)
+    if found == "ods" and _ods_mimetype(data) != ODS_MIMETYPE:
+        raise QuoteParseError(
+            "not a valid ODS: an OpenDocument file that is not a spreadsheet", file=file_name
+        )
+    return found
+
+
+ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
+
+
+def _ods_mimetype(data: bytes) -> bytes:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        info = archive.getinfo("mimetype")
+        return archive.read(info)[:200].strip() if info.file_size <= 200 else b""

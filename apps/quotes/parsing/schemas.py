@@ -11,7 +11,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-DetectedType = Literal["csv", "xlsx", "pdf"]
+DetectedType = Literal["csv", "xlsx", "xls", "xlsb", "ods", "pdf"]
+#: The workbook kinds, all read by calamine the same way: Excel 2007+, Excel 97-2003, Excel
+#: binary, LibreOffice/OpenDocument.
+SPREADSHEETS: tuple[DetectedType, ...] = ("xlsx", "xls", "xlsb", "ods")
 
 #: Our field names, the keys of ``ParsedQuote.column_map``.
 FIELDS: tuple[str, ...] = (

@@ -21,7 +21,7 @@ from apps.quotes.parsing.archive import archive_inspect
 from apps.quotes.parsing.cells import Cell, NumberedRow, cell_text
 from apps.quotes.parsing.errors import QuoteParseError
 from apps.quotes.parsing.headers import header_map, is_header
-from apps.quotes.parsing.schemas import ParsedQuote
+from apps.quotes.parsing.schemas import DetectedType, ParsedQuote
 from apps.quotes.parsing.table import (
     HEADER_SCAN_ROWS,
     MAX_COLUMNS,
@@ -79,11 +79,15 @@ def _has_header(rows: list[NumberedRow]) -> bool:
     return False
 
 
-def xlsx_parse(data: bytes, *, file_name: str, inspected: bool = False) -> ParsedQuote:
-    """Parse an XLSX quote from the first sheet with a recognisable header.
+def xlsx_parse(
+    data: bytes, *, file_name: str, inspected: bool = False, kind: DetectedType = "xlsx"
+) -> ParsedQuote:
+    """Parse a workbook quote (XLSX, XLS, XLSB or ODS: calamine reads them all) from the sheet
+    whose header looks like a quote table.
 
-    ``inspected`` says ``archive_inspect`` already passed (``type_detect`` runs it)."""
-    if not inspected:
+    ``inspected`` says ``archive_inspect`` already passed (``type_detect`` runs it; an XLS is
+    no ZIP and has nothing to inspect)."""
+    if not inspected and kind != "xls":
         archive_inspect(data, file_name=file_name)
     try:
         workbook = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data))
@@ -101,7 +105,7 @@ def xlsx_parse(data: bytes, *, file_name: str, inspected: bool = False) -> Parse
         raise
     except BaseException as exc:
         raise QuoteParseError(
-            f"not a valid XLSX: the workbook could not be opened ({type(exc).__name__})",
+            f"not a valid {kind.upper()}: the workbook could not be opened ({type(exc).__name__})",
             file=file_name,
         ) from None
     ordered = [m for m in metadata if m.visible == python_calamine.SheetVisibleEnum.Visible]
@@ -119,17 +123,19 @@ def xlsx_parse(data: bytes, *, file_name: str, inspected: bool = False) -> Parse
             continue
         opts = TableOptions(
             file_name=file_name,
-            detected_type="xlsx",
+            detected_type=kind,
             sheet=meta.name,
             warnings=[f"read sheet {meta.name!r}"] if meta is not ordered[0] else [],
         )
         return quote_from_rows(rows, opts)
     if damaged and len(damaged) == len(ordered):
         raise QuoteParseError(
-            f"not a valid XLSX: sheet {damaged[0]!r} could not be read", file=file_name
+            f"not a valid {kind.upper()}: sheet {damaged[0]!r} could not be read", file=file_name
         )
     if not ordered:
-        raise QuoteParseError("not a valid XLSX: the workbook has no worksheets", file=file_name)
+        raise QuoteParseError(
+            f"not a valid {kind.upper()}: the workbook has no worksheets", file=file_name
+        )
     raise QuoteParseError(
         "no header row found in any sheet: expected columns such as 'Part Number', "
         "'Description', 'Qty', 'Unit Price'",
