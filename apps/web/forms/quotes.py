@@ -20,8 +20,8 @@ class QuoteFileForm(forms.Form):
 
     file = forms.FileField(
         label="Vendor quote",
-        help_text="CSV or TSV, Excel (.xlsx, .xls, .xlsb), LibreOffice (.ods) or PDF, as the vendor sent "
-        "it. The original is kept unchanged.",
+        help_text="CSV or TSV, Excel (.xlsx, .xls, .xlsb), LibreOffice (.ods) or PDF, as the "
+        "vendor sent it. The original is kept unchanged.",
         widget=forms.ClearableFileInput(
             attrs={"accept": ".csv,.tsv,.txt,.xlsx,.xls,.xlsb,.ods,.pdf"}
         ),
