@@ -60,6 +60,16 @@ class Quote(models.Model):
     #: column map, stated totals, warnings. With the lines' `parsed` it rebuilds the reading
     #: exactly, so no review ever parses the original again.
     reading = models.JSONField(default=dict, blank=True)
+    #: Who typed or pasted the lines, when no file could be read (a scanned PDF) or none was
+    #: sent; the original, when there was one, stays the `source_file`.
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="entered_quotes",
+    )
+    entered_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
     previous = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="revision"

@@ -13,12 +13,15 @@ Rows are written in one transaction: a crash leaves the blob (swept after a day)
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from apps.catalog.services import catalog_snapshot
 from apps.catalog.snapshot import CatalogSnapshot
@@ -142,6 +145,56 @@ def quote_upload(
         catalog=catalog,
     )
     return quote_record(read=read)
+
+
+def quote_manual_record(
+    *,
+    intake: QuoteIntake,
+    organisation: Organisation,
+    entered_by: User,
+    quote: Quote | None = None,
+) -> Quote:
+    """Record lines entered by hand (call inside the caller's transaction).
+
+    With `quote` (a NEEDS_MANUAL or REJECTED upload) the same quote gets the lines and keeps
+    its original file; without one, the lines as entered are stored as the original (a CSV of
+    the grid), so every quote has an original to download."""
+    parsed = intake.parsed
+    if quote is not None:
+        quote = Quote.objects.select_for_update().get(pk=quote.pk)
+        if quote.status not in (QuoteStatus.NEEDS_MANUAL, QuoteStatus.REJECTED):
+            raise QuoteRevisionError("only an unreadable upload takes lines entered by hand")
+        for name, value in _quote_fields(parsed, intake).items():
+            setattr(quote, name, value)
+        quote.status, quote.parse_error = QuoteStatus.PARSED, ""
+        quote.entered_by, quote.entered_at = entered_by, timezone.now()
+        quote.save()
+        quote.lines.all().delete()
+        QuoteLine.objects.bulk_create(_line_rows(quote, intake))
+        return quote
+    data = _grid_csv(parsed)
+    sha256, blob = blob_store(data)
+    source = {"sha256": sha256, "blob": blob, "size": len(data), "detected_type": "csv"}
+    base = {
+        "organisation": organisation,
+        "uploaded_by": entered_by,
+        "display_name": f"{parsed.file_name}.csv",
+        "previous": None,
+    }
+    quote = _quote_record(source, base, status=QuoteStatus.PARSED, intake=intake)
+    Quote.objects.filter(pk=quote.pk).update(entered_by=entered_by, entered_at=timezone.now())
+    quote.refresh_from_db()
+    return quote
+
+
+def _grid_csv(parsed: ParsedQuote) -> bytes:
+    """The lines as entered, as the CSV a user could have uploaded instead."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["Line", "Part Number", "Description", "Qty", "Unit Price", "Extended Price"])
+    for line in parsed.lines:
+        writer.writerow(line.raw_cells)
+    return out.getvalue().encode("utf-8")
 
 
 def _quote_record(

@@ -20,9 +20,10 @@ from pydantic import BaseModel
 
 from apps.catalog.services import catalog_snapshot
 from apps.catalog.snapshot import CatalogSnapshot
-from apps.quotes.intake import QuoteIntake
-from apps.quotes.selectors import quote_intake_stored
-from apps.quotes.services import quote_read, quote_record
+from apps.quotes.intake import QuoteIntake, quote_intake_parsed
+from apps.quotes.parsing.manual import GridRow, manual_quote
+from apps.quotes.selectors import quote_intake_stored, vendor_mappings
+from apps.quotes.services import quote_manual_record, quote_read, quote_record
 from apps.review.engine.schemas import SEVERITY_ORDER, Facility, ReviewReport, Workload
 from apps.review.models import AuditEvent, Review, ReviewStatus
 from apps.review.pipeline import review_of_intake
@@ -157,6 +158,35 @@ def _audit_status_change(
         version=review.quote.version,
         file_sha256=review.quote.source_file.sha256,
     )
+
+
+def review_manual(
+    *,
+    rows: list[GridRow],
+    organisation: Organisation,
+    entered_by: User,
+    workload: Workload,
+    facility: Facility,
+    quote: Quote | None = None,
+) -> Review:
+    """Lines typed or pasted into the grid → the same intake as a file → the first review, in
+    one transaction. `quote` is the unreadable upload the lines belong to (its original stays
+    attached). Raises QuoteParseError naming the grid row and column; nothing is written."""
+    catalog = catalog_snapshot()
+    parsed = manual_quote(rows)
+    intake = quote_intake_parsed(parsed, catalog, mappings=vendor_mappings(vendor=parsed.vendor))
+    report = review_report(intake=intake, workload=workload, facility=facility, catalog=catalog)
+    with transaction.atomic():
+        stored = quote_manual_record(
+            intake=intake, organisation=organisation, entered_by=entered_by, quote=quote
+        )
+        return review_store(
+            quote=stored,
+            workload=workload,
+            facility=facility,
+            report=report,
+            created_by=entered_by,
+        )
 
 
 def review_create(

@@ -11,7 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-DetectedType = Literal["csv", "xlsx", "xls", "xlsb", "ods", "pdf"]
+#: "manual": lines typed or pasted into the grid (apps.quotes.parsing.manual).
+DetectedType = Literal["csv", "xlsx", "xls", "xlsb", "ods", "pdf", "manual"]
 #: The workbook kinds, all read by calamine the same way: Excel 2007+, Excel 97-2003, Excel
 #: binary, LibreOffice/OpenDocument.
 SPREADSHEETS: tuple[DetectedType, ...] = ("xlsx", "xls", "xlsb", "ods")

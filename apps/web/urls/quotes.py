@@ -1,6 +1,7 @@
 from django.urls import path
 
 from apps.web.views import downloads as views_download
+from apps.web.views import manual
 from apps.web.views import quotes as views
 
 app_name = "quotes"
@@ -8,4 +9,9 @@ urlpatterns = [
     path("upload/", views.quote_upload_view, name="upload"),
     path("lines/<int:pk>/confirm/", views.line_confirm, name="line_confirm"),
     path("<uuid:quote_uuid>/original/", views_download.quote_original, name="original"),
+    # Lines typed or pasted by hand, when no file can be read.
+    path("lines/new/", manual.manual_lines_new, name="lines_new"),
+    path("<uuid:quote_uuid>/lines/", manual.manual_lines_for, name="lines_for"),
+    path("lines/check/", manual.manual_lines_check, name="lines_check"),
+    path("lines/", manual.manual_lines_submit, name="lines_submit"),
 ]

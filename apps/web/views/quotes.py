@@ -13,11 +13,12 @@ from typing import Any
 from django.db import transaction
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from apps.catalog.models import Part
-from apps.quotes.models import Quote, QuoteLine
+from apps.quotes.models import Quote, QuoteLine, QuoteStatus
 from apps.quotes.parsing.errors import QuoteParseError
 from apps.quotes.services import quote_mapping_confirm
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
@@ -27,6 +28,7 @@ from apps.sites.access import require_roles, scope_for_user
 from apps.sites.http import HtmxHttpRequest
 from apps.web.forms.quotes import QuoteUploadForm
 from apps.web.forms.review import load_and_room_forms
+from apps.web.views.manual import manual_inputs_keep
 from apps.web.views.review import EDITORS, review_context, review_url, reviews_visible
 
 
@@ -62,6 +64,11 @@ def quote_upload_view(request: HtmxHttpRequest) -> HttpResponse:
         except QuoteParseError as error:
             problems = [error]
             kept = getattr(error, "quote", None)  # readable file, unreadable quote: kept
+            if kept is not None and kept.status == QuoteStatus.NEEDS_MANUAL:
+                # A scan or a PDF without a table: straight to the grid, load and room kept.
+                manual_inputs_keep(request, kept)
+                grid = reverse("quotes:lines_for", args=[kept.uuid])
+                return HttpResponseClientRedirect(grid) if request.htmx else redirect(grid)
         else:
             if request.htmx:
                 return HttpResponseClientRedirect(review_url(review))
