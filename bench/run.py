@@ -1,4 +1,4 @@
-"""`make bench`: every figure of issue 8, a PASS/FAIL beside each goal, bench/results.json.
+"""`make bench`: every figure the bench owes, a PASS/FAIL beside each goal, bench/results.json.
 
 Bounded to 10 minutes (each piece gets what is left, minus what the pieces after it need),
 touches only 127.0.0.1, and never fails the build: the exit status is 0 whatever the figures.
@@ -146,7 +146,7 @@ def _get(data: dict[str, Any], *path: Any) -> Any:
 
 
 def figures_from(details: dict[str, Any]) -> dict[str, Any]:
-    """The flat keys issue 8 names, from the pieces' detailed answers."""
+    """The flat keys the goals name, from the pieces' detailed answers."""
     http = details.get("http", {})
     figures: dict[str, Any] = {
         "engine_100_lines_p50_ms": _get(details, "engine", "100", "p50_ms"),

@@ -111,7 +111,7 @@ MATRIX: dict[str, Entry] = {
     "review:request_changes": post(review, (302, 403, 403, 403, 302, 302), data=decision),
     "review:resubmit": post(review, (302, 403, 403, 409, 403, 409), data=decision),
     "review:export": get(export_xlsx, (302, 403, 403, 200, 200, 200)),
-    "review:compare": get(None, (302, 403, 403, 200, 200, 200)),  # issue 7: internal roles
+    "review:compare": get(None, (302, 403, 403, 200, 200, 200)),  # internal roles
     "reports:status": get(review, (302, 200, 404, 200, 200, 200)),
     "reports:request": post(review, (302, 302, 404, 302, 302, 302)),
     "reports:download": get(review, (302, 404, 404, 404, 404, 404)),

@@ -1,4 +1,4 @@
-"""The compare page (issue 7): reviews on file or uploaded quotes, side by side, with both
+"""The compare page: reviews on file or uploaded quotes, side by side, with both
 blood-pressure gauges per quote; internal roles only, customers 403, other reviews 404."""
 
 from __future__ import annotations

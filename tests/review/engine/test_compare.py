@@ -1,4 +1,4 @@
-"""Competing quotes side by side (issue 7): fit first, money second (cost per served unit),
+"""Competing quotes side by side: fit first, money second (cost per served unit),
 the building third; and `compare_quotes` exactly as the issue writes it."""
 
 from __future__ import annotations

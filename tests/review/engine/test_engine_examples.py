@@ -157,7 +157,7 @@ def test_example_holds(folder: Path, catalog: CatalogSnapshot) -> None:
 def test_example_report_is_consistent(folder: Path, catalog: CatalogSnapshot) -> None:
     report = _review_folder(folder, catalog)
     assert report.verdict == verdict_for(report.findings)
-    # issue 7: a right-fit vehicle, or a `recommendation` finding that says why there is none
+    # a right-fit vehicle, or a `recommendation` finding that says why there is none
     has_why_not = any(f.check == "recommendation" for f in report.findings)
     assert (report.recommendation is None) == has_why_not
     assert report.catalog_version == catalog.version

@@ -1,4 +1,4 @@
-"""The right-fit vehicle (issue 7): the smallest NVLink domain the biggest job needs, scaled out
+"""The right-fit vehicle: the smallest NVLink domain the biggest job needs, scaled out
 to the demand, kept only where the building takes it, cheapest per served unit, then by kW.
 
 Prices are the catalog's (mostly unverified estimates): DGX H100 $300,000, Supermicro
