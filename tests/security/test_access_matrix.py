@@ -100,6 +100,11 @@ MATRIX: dict[str, Entry] = {
     "quotes:upload": get(None, (302, 403, 403, 200, 403, 200)),
     "quotes:original": get(quote, (302, 403, 403, 200, 200, 200)),
     "quotes:line_confirm": post(line, (302, 403, 403, 404, 403, 404), data=no_part),
+    "quotes:lines_new": get(None, (302, 403, 403, 200, 403, 200)),
+    # A parsed quote takes no hand-typed lines: 404 for the editors, like any unknown quote.
+    "quotes:lines_for": get(quote, (302, 403, 403, 404, 403, 404)),
+    "quotes:lines_check": post(None, (302, 403, 403, 200, 403, 200)),
+    "quotes:lines_submit": post(None, (302, 403, 403, 400, 403, 400)),
     "review_list": get(None, (302, 200, 200, 200, 200, 200)),
     "review:detail": get(review_as_uuid, (302, 200, 404, 200, 200, 200)),
     "review:rerun": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
