@@ -146,6 +146,28 @@ CASES: dict[str, Case] = {
         lambda w: {"review": str(w.review.uuid), "part": _part_pk()},
         200,
     ),
+    "lines_submit": Case(
+        "account_team",
+        lambda w: reverse("quotes:lines_submit"),
+        lambda w: {
+            "row-TOTAL_FORMS": "1",
+            "row-INITIAL_FORMS": "0",
+            "row-0-part_number": "DGXB-G1440+P2CMI36",
+            "row-0-description": "NVIDIA DGX B200",
+            "row-0-quantity": "1",
+            "organisation": w.review.organisation_id,
+            **WORKLOAD_FIELDS,
+            **FACILITY_FIELDS,
+        },
+        200,
+    ),
+    "lines_check": Case(
+        "account_team",
+        lambda w: reverse("quotes:lines_check"),
+        lambda w: {"row-TOTAL_FORMS": "0", "row-INITIAL_FORMS": "0", "pasted": "A-1\tCable\t2"},
+        200,
+        changes_state=False,
+    ),
     "report_request": Case(
         "customer", uuid_url("reports:request"), lambda w: {"page_size": "A4"}, 200
     ),
@@ -235,6 +257,8 @@ def test_every_state_changing_url_has_a_case():
         "reports:request",
         "api:review_create",
         "quotes:line_confirm",
+        "quotes:lines_submit",
+        "quotes:lines_check",
     }
     exempt = {"logout": "Django's LogoutView: CSRF-checked by the middleware like every POST"}
     missing = posts - covered - set(exempt)
