@@ -1,4 +1,5 @@
-"""Build fixtures/catalog.json from shared/reference/ (hardware.csv, models.csv) plus our parts.
+"""Build fixtures/catalog.json from shared/reference/ (hardware.csv, models.csv) plus our parts
+and the project-local reference data in fixtures/reference/ (extra GPUs, OEM chassis families).
 
 Run from the project root: `python scripts/build_catalog.py ../shared/reference`.
 The output is committed; `manage.py load_catalog` loads it. Conventions from the reference:
@@ -418,6 +419,36 @@ FIELD_MAP = {
     "nvlink_bw_gbs_per_gpu": "nvlink_bw_gbs",
 }
 NUM = re.compile(r"^(~)?\s*([0-9.]+)\s*(?:-\s*([0-9.]+))?$")
+LOCAL = ROOT / "fixtures" / "reference"
+#: Extra GPUs (fixtures/reference/gpus.csv), in the file's row order.
+LOCAL_GPU_KEYS = ["rtx-6000-ada", "rtx-pro-5000-laptop", "rtx-pro-5000"]
+#: How the OEM family files name GPUs -> catalog GPU keys.
+GPU_NAMES = {
+    "H100 SXM": "h100-sxm",
+    "H100 PCIe": "h100-pcie",
+    "H100 NVL": "h100-nvl",
+    "H200 SXM": "h200-sxm",
+    "H200 NVL": "h200-nvl",
+    "B200": "b200",
+    "B300": "b300",
+    "GB200": "gb200",
+    "GB300": "gb300",
+    "L40S": "l40s",
+    "L4": "l4",
+    "A100": "a100-sxm",
+    "GB10": "gb10",
+    "RTX PRO 6000 Blackwell WS": "rtx-pro-6000-ws",
+    "RTX PRO 6000 Blackwell Server": "rtx-pro-6000-server",
+    "RTX PRO 6000 Blackwell Max-Q": "rtx-pro-6000-maxq",
+    "RTX 6000 Ada": "rtx-6000-ada",
+}
+OEM_FILES = (
+    "oem_systems_dell_hpe_lenovo_cisco.csv",
+    "oem_systems_supermicro_gigabyte_asus_hp_builders.csv",
+)
+#: Aliases in the family files that name something else on a quote (a rack, a GPU board
+#: feature code) or a different class of system: not used for matching.
+ALIAS_SKIP = re.compile(r"^(?:IR7000|C9JN|GB200 NVL4|GB200 NVL72|GB300 NVL72)$|different class")
 
 
 def parse_figure(raw: str) -> tuple[float, float, bool] | None:
@@ -512,6 +543,112 @@ def system_from_row(key: str, gpu_key: str, row: dict[str, str]) -> dict:
     return system
 
 
+def loose_figure(raw: str) -> tuple[float, float, bool] | None:
+    """A family-file figure: "~10-11", "3000", "1500|2400|3200" (options: the largest),
+    "6-8". (low, high, verified); None when the cell holds no number."""
+    numbers = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", raw.replace(",", ""))]
+    if not numbers:
+        return None
+    return min(numbers), max(numbers), "~" not in raw
+
+
+def put_loose(target: dict, figures: dict, field: str, raw: str, *, top: bool = True) -> None:
+    parsed = loose_figure(raw)
+    if parsed is None:
+        return
+    low, high, verified = parsed
+    target[field] = high if top else low
+    figures[field] = {"raw": raw.strip(), "verified": verified}
+
+
+def family_from_row(row: dict[str, str]) -> tuple[dict, list[str]]:
+    """One OEM chassis family as a catalog system: every figure kept with its verified flag
+    ("~" = unverified) and the row's sources. A family with a fixed configuration (a GB200
+    NVL72 rack, a GB10 desktop) carries its GPUs; the others take what the quote states."""
+    vendor = row["vendor"].strip()
+    family = row["family"].strip()
+    name = family if family.casefold().startswith(vendor.casefold()) else f"{vendor} {family}"
+    supported = tuple(g.strip() for g in row["supported_gpus"].split("|") if g.strip())
+    fixed_gpu = None
+    if row["gpu_kind"] == "fixed" and supported:
+        fixed_gpu = GPU_NAMES.get(supported[0].lstrip("~"))
+    system: dict = {
+        "key": row["key"],
+        "name": name,
+        "vendor": vendor,
+        "form_factor": row["form_factor"],
+        "gpu": fixed_gpu,
+        "gpu_count": 0,
+        "nvlink_domain_gpus": 1,
+        "cooling": row["cooling"] or "air",
+        "cpu_arch": "arm" if row["cpu_arch"] == "arm" else "x86",
+        "family": family,
+        "gpu_kind": row["gpu_kind"],
+        "supported_gpus": supported,
+        "psu_redundancy": row["psu_redundancy"].strip(),
+        "source_urls": row["source_urls"].strip(),
+        "notes": row["notes"].strip(),
+    }
+    figures: dict = {}
+    put_loose(system, figures, "gpu_slots", row["max_gpus"])
+    if "gpu_slots" in system:
+        system["gpu_slots"] = int(system["gpu_slots"])
+        system["max_gpus"] = system["gpu_slots"]
+        figures["max_gpus"] = figures["gpu_slots"]
+    put_loose(system, figures, "max_gpu_watts", row["max_gpu_watts"])
+    put_loose(system, figures, "rack_units", row["rack_units"])
+    put_loose(system, figures, "weight_lb", row["weight_lb"])
+    put_loose(system, figures, "psu_watts", row["psu_watts"])
+    put_loose(system, figures, "psu_count", row["psu_count"])
+    if "psu_count" in system:
+        system["psu_count"] = int(system["psu_count"])
+    put_loose(system, figures, "power_max_kw", row["power_max_kw"])
+    put_loose(system, figures, "power_typical_kw", row["power_max_kw"], top=False)
+    put_loose(system, figures, "base_power_kw", row["base_power_kw"])
+    if fixed_gpu:
+        system["gpu_count"] = system.get("gpu_slots") or 1
+        system["nvlink_domain_gpus"] = (
+            system["gpu_count"] if row["form_factor"] == "rack_nvl72" else 1
+        )
+    elif row["gpu_kind"] == "sxm_board":
+        system["nvlink_domain_gpus"] = 1  # the board the quote states sets the domain
+    system["figures"] = figures
+    aliases = [family]
+    for alias in row["aliases"].split("|"):
+        alias = re.sub(r"\s*\([^)]*\)", "", alias).strip()
+        if alias and "..." not in alias and not ALIAS_SKIP.search(alias) and alias not in aliases:
+            aliases.append(alias)
+    return system, aliases
+
+
+def families_from_csv(paths: list[Path]) -> list[tuple[dict, list[str]]]:
+    out = []
+    for path in paths:
+        for row in csv.DictReader(path.open(encoding="utf-8")):
+            if row["form_factor"] not in (
+                "laptop",
+                "desktop",
+                "workstation",
+                "pcie_server",
+                "nvl8_server",
+                "rack_nvl72",
+            ):
+                continue
+            out.append(family_from_row(row))
+    return out
+
+
+FAMILY_FIELDS = (
+    "family",
+    "gpu_kind",
+    "supported_gpus",
+    "max_gpus",
+    "psu_count",
+    "psu_watts",
+    "psu_redundancy",
+)
+
+
 def models_from_csv(path: Path) -> list[dict]:
     sliding = {"gpt-oss-120b": (128, 0.5), "gpt-oss-20b": (128, 0.5), "Gemma-3-27B": (1024, 5 / 6)}
     out = []
@@ -571,8 +708,34 @@ def build(reference: Path) -> dict:
         system_from_row(k, g, r) for (k, g, _), r in zip(SYSTEM_KEYS, system_rows, strict=True)
     ]
     systems += CHASSIS
+    local_rows = list(csv.DictReader((LOCAL / "gpus.csv").open(encoding="utf-8")))
+    assert len(local_rows) == len(LOCAL_GPU_KEYS)
+    gpus += [gpu_from_row(k, r) for k, r in zip(LOCAL_GPU_KEYS, local_rows, strict=True)]
+    by_key = {s["key"]: s for s in systems}
+    family_parts = []
+    for family, aliases in families_from_csv([LOCAL / f for f in OEM_FILES]):
+        existing = by_key.get(family["key"])
+        if existing is not None:
+            # A system the catalog already carries keeps its figures; it learns its family.
+            for name in FAMILY_FIELDS:
+                if name in family:
+                    existing[name] = family[name]
+            for name in ("max_gpus", "psu_count", "psu_watts"):
+                if name in family["figures"]:
+                    existing.setdefault("figures", {})[name] = family["figures"][name]
+        else:
+            systems.append(family)
+            by_key[family["key"]] = family
+        kind = "system" if family["gpu"] else "chassis"
+        if existing is not None:
+            kind = "system" if existing.get("gpu") else "chassis"
+        family_parts.append(
+            (family["vendor"], family["family"], kind, family["key"], None, None, aliases)
+        )
+    known = {(v, pn) for v, pn, *_ in PARTS}
+    all_parts = list(PARTS) + [p for p in family_parts if (p[0], p[1]) not in known]
     vendors = sorted(
-        {p[0] for p in PARTS} | {g["vendor"] for g in gpus} | {s["vendor"] for s in systems}
+        {p[0] for p in all_parts} | {g["vendor"] for g in gpus} | {s["vendor"] for s in systems}
     )
     parts = [
         {
@@ -585,7 +748,7 @@ def build(reference: Path) -> dict:
             "aliases": aliases,
             "description": "",
         }
-        for v, pn, kind, sys_key, gpu, bridge, aliases in PARTS
+        for v, pn, kind, sys_key, gpu, bridge, aliases in all_parts
     ]
     data = {
         "version": "2026-11-29",

@@ -113,6 +113,13 @@ class System(Sourced):
     list_price_usd = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
     price_source = models.TextField(blank=True)
     circuit_note = models.TextField(blank=True)
+    family = models.CharField(max_length=120, blank=True)
+    gpu_kind = models.CharField(max_length=20, blank=True)
+    supported_gpus = models.JSONField(default=list, blank=True)
+    max_gpus = models.PositiveIntegerField(null=True, blank=True)
+    psu_count = models.PositiveIntegerField(null=True, blank=True)
+    psu_watts = models.FloatField(null=True, blank=True)
+    psu_redundancy = models.CharField(max_length=120, blank=True)
 
     class Meta:
         ordering = ["form_factor", "name"]

@@ -108,6 +108,17 @@ class SystemSpec(Sourced):
     list_price_usd: Decimal | None = None
     price_source: str = ""
     circuit_note: str = ""
+    #: OEM chassis families (fixtures/reference/oem_systems_*.csv): the family a quote names
+    #: ("PowerEdge XE9680"), how it takes GPUs ("sxm_board", "pcie_cards", "fixed"), the GPUs
+    #: it takes as the sources name them ("~" = support best-known, not sourced), and its
+    #: power supplies.
+    family: str = ""
+    gpu_kind: str = ""
+    supported_gpus: tuple[str, ...] = ()
+    max_gpus: int | None = None
+    psu_count: int | None = None
+    psu_watts: float | None = None
+    psu_redundancy: str = ""
 
     @property
     def is_chassis(self) -> bool:

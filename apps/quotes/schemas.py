@@ -119,3 +119,6 @@ class QuotedSystem(BaseModel):
     unit_price: Money | None = None
     vehicle: str = ""  # "semi", "work van", ...
     lines: list[int] = Field(default_factory=list)  # quote lines that make up this system
+    #: Where each figure came from: "quote" (the quote states it), "catalog" (the catalog's
+    #: chassis), "estimate" (GPUs' TDP × count + a platform overhead, unverified).
+    figure_sources: dict[str, str] = Field(default_factory=dict)

@@ -19,7 +19,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "part_number": (
         "part number", "part no", "part", "mfr part", "mfr part number", "manufacturer part",
         "manufacturer part number", "mfg part", "mpn", "vendor part", "product number",
-        "product no", "product", "sku", "part id", "partnumber", "order code", "model",
+        "product no", "product", "sku", "skus", "part id", "partnumber", "order code", "model",
         "model number", "catalog number", "item number", "item no", "item code", "item",
         "artikelnummer", "artikel nr", "artikel", "art nr", "teilenummer", "bestellnummer",
         "materialnummer", "reference", "ref", "code article", "numero de piece", "no de piece",
@@ -29,7 +29,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "description", "item description", "product description", "part description", "desc",
         "details", "name", "product name", "item name", "beschreibung", "bezeichnung",
         "artikelbezeichnung", "produktbeschreibung", "designation", "libelle", "descripcion",
-        "denominacion", "concepto",
+        "denominacion", "concepto", "option name", "option description",
     ),
     "quantity": (
         "qty", "quantity", "units", "qte", "menge", "anzahl", "stuck", "stk", "quantite",
@@ -47,7 +47,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "extended net price", "total price", "line total", "total", "amount", "net amount",
         "subtotal", "total cost", "gesamtpreis", "gesamt", "gesamtbetrag", "betrag", "summe", "gp",
         "montant", "montant ht", "total ht", "prix total", "importe", "precio total",
-        "total linea",
+        "total linea", "option list price", "option price",
     ),
 }
 # fmt: on

@@ -44,6 +44,23 @@ class ParsedLine(BaseModel):
     extended_price: Decimal | None = None
     raw_cells: list[str] = Field(default_factory=list)
     errors: list[str] = Field(default_factory=list)
+    #: Leading spaces of the description as the vendor typed them: builders mark a system's
+    #: sub-lines only by indenting them.
+    indent: int = 0
+
+
+SkippedKind = Literal["subtotal", "tax", "total", "charges", "heading", "after_footer"]
+
+
+class SkippedRow(BaseModel):
+    """A data row that is not a quote line: a summary row ("Subtotal", "19% MwSt."), a banner
+    ("Components per unit"), or a row after the total. Kept so the reader can see the quote's
+    structure and number every row."""
+
+    source_row: int
+    kind: SkippedKind
+    text: str = ""
+    amount: Decimal | None = None
 
 
 class ParsedQuote(BaseModel):
@@ -70,6 +87,11 @@ class ParsedQuote(BaseModel):
     header_row: int
     column_map: dict[str, str] = Field(default_factory=dict)
     lines: list[ParsedLine] = Field(default_factory=list)
+    #: Data rows that are not lines (summary rows, banners, rows after the total), in file
+    #: order; with ``lines`` they are every row below the header.
+    skipped: list[SkippedRow] = Field(default_factory=list)
+    #: The header row's texts, as written.
+    header_cells: list[str] = Field(default_factory=list)
     stated_total: Decimal | None = None
     stated_subtotal: Decimal | None = None
     stated_tax: Decimal | None = None

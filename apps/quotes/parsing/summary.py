@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from apps.quotes.parsing.cells import Cell, cell_number
 from apps.quotes.parsing.headers import text_fold
 from apps.quotes.parsing.numbers import amount_parse
+from apps.quotes.parsing.schemas import SkippedRow
 
 _TOTAL_RE = re.compile(
     r"^(?:grand total|total|totals|gesamtsumme|gesamtbetrag|endsumme|summe|gesamt|"
@@ -49,6 +50,7 @@ class Totals:
     charges: Decimal | None = None
     footer_row: int | None = None
     ignored_after_footer: int = 0
+    skipped: list[SkippedRow] = field(default_factory=list)
 
 
 def summary_kind(texts: Sequence[str]) -> str | None:

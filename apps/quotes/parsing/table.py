@@ -23,7 +23,7 @@ from apps.quotes.parsing.numbers import (
     decimal_separator_detect,
     quantity_parse,
 )
-from apps.quotes.parsing.schemas import DetectedType, ParsedLine, ParsedQuote
+from apps.quotes.parsing.schemas import DetectedType, ParsedLine, ParsedQuote, SkippedRow
 from apps.quotes.parsing.summary import Totals, summary_amount, summary_kind
 
 MAX_DATA_ROWS = 20_000
@@ -137,6 +137,8 @@ def quote_from_rows(rows: Iterable[NumberedRow], opts: TableOptions) -> ParsedQu
         header_row=header_row,
         column_map=column_names,
         lines=lines,
+        skipped=totals.skipped,
+        header_cells=list(header_texts),
         stated_total=totals.total if totals.total is not None else totals.subtotal,
         stated_subtotal=totals.subtotal,
         stated_tax=totals.tax,
@@ -204,6 +206,14 @@ def _lines_read(
         kind = None if any(ch.isdigit() for ch in qty_text) else summary_kind(texts)
         if kind:
             amount = summary_amount(cells, texts, ext_i, decimal_separator)
+            totals.skipped.append(
+                SkippedRow(
+                    source_row=row_number,
+                    kind=kind,  # type: ignore[arg-type]
+                    text=" ".join(t for t in texts if t),
+                    amount=amount,
+                )
+            )
             if amount is not None:
                 if kind == "charges" and totals.charges is not None:
                     amount += totals.charges
@@ -213,6 +223,11 @@ def _lines_read(
             continue
         if totals.footer_row is not None:
             totals.ignored_after_footer += 1
+            totals.skipped.append(
+                SkippedRow(
+                    source_row=row_number, kind="after_footer", text=" ".join(t for t in texts if t)
+                )
+            )
             continue
         line = _line_read(
             row_number,
@@ -228,6 +243,11 @@ def _lines_read(
             opts,
         )
         if line is None:
+            totals.skipped.append(
+                SkippedRow(
+                    source_row=row_number, kind="heading", text=" ".join(t for t in texts if t)
+                )
+            )
             continue
         if opts.check_ragged and (len(cells) < header_width or len(texts) > header_width):
             ragged.append(row_number)
@@ -302,7 +322,14 @@ def _line_read(
     if quantity is None and qty_i is not None and (prices[0] is not None or prices[1] is not None):
         errors.append("no quantity")
     # Every value is built and typed above: skip re-validation (10,000 lines < 1 s).
+    raw_description = cells[desc_i] if desc_i is not None and desc_i < len(cells) else ""
+    indent = (
+        len(raw_description) - len(raw_description.lstrip())
+        if isinstance(raw_description, str)
+        else 0
+    )
     return ParsedLine.model_construct(
+        indent=indent,
         source_row=row_number,
         part_number=part,
         description=description,

@@ -1,0 +1,1190 @@
+"""Read a bill of materials the way an account manager does: what each line is, which lines
+belong to which system, and what the quote says the systems contain (DESIGN.md "Reading a
+quote").
+
+A line's role comes from its structure, never from a word somewhere in its text:
+
+- its **head**: the words before the first comma, dash, colon, parenthesis, "for" or "with"
+  ("ProDeploy Plus" in "Dell ProDeploy Plus for PowerEdge XE9680" is a service, whatever server
+  it names; "ThinkSystem SR675 V3" in "ThinkSystem SR675 V3 - 3yr Warranty" is the server), read
+  from its last noun backwards ("... Rack Server" is a server, "... Integrated Rack" a rack);
+- **what it carries**: a GPU model, a count and a board ("8x NVIDIA HGX H200 141GB SXM5",
+  "HGX B300 8-GPU board", "NVIDIA L4 x 6"); NVLink bridges are found before GPU cards;
+- its **part-number style**: HPE's ``0D1`` factory-integration suffix, Lenovo's ``CTO1WW``
+  machine types and ``5WS`` service codes, Cisco's ``CON-`` service SKUs, Dell's ``8xx-`` service
+  SKUs;
+- its **price**: a negative line is a discount, a line with only an amount is a money line;
+- its **position**: item numbers (1, 1.1, 1.0.1, 10/10.1, 1-1), indentation, a configuration
+  column, and the system line the block sits under.
+
+Child quantities are per system (Dell's configurator: 2 × XE9680, each with one 8-GPU board)
+or order totals (HPE: 16 × H200 NVL for 2 servers). ``_quantities_decide`` reads it per system
+from the arithmetic of the quantities and the quote's own banners; when nothing tells, it says
+so and picks the reading whose GPUs fit the chassis.
+
+Pure: no ORM, no Django.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Literal
+
+from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
+from apps.quotes.matching import match_index
+from apps.quotes.parsing.schemas import ParsedLine, ParsedQuote, SkippedRow
+from apps.quotes.schemas import LineCorrection, LineProblem, LineRole, QuotedSystem
+from apps.words import VEHICLES
+
+ChildQuantities = Literal["per_system", "totals", "none"]
+
+#: Power a GPU server draws beside its GPUs when the catalog does not know the chassis: CPUs,
+#: memory, NICs, fans (an estimate, marked unverified).
+PLATFORM_OVERHEAD_KW = {"server": 2.0, "workstation": 0.5, "laptop": 0.1, "rack": 20.0}
+#: How many GPUs one chassis can hold when the catalog does not say.
+DEFAULT_MAX_GPUS = 10
+
+# ---------------------------------------------------------------------------------------------
+# Words of a line's head. Each set is a category of head noun; the head is read from its last
+# word backwards and the first word in a category decides (see ``_head_category``).
+
+_SERVICE_WORDS = frozenset(
+    """support prosupport prodeploy deploy deployment warranty warranties care carepack
+    applecare service services svc installation install startup renewal renewals subscription
+    subscriptions coverage replacement maintenance engineer residency training consulting
+    sanitization relocation premier essential essentials commissioning labeling labelling
+    integration validation burn entitlement saas license licence licenses rma check
+    bring labor labour onsite garantie garantieerweiterung wartung inbetriebnahme
+    einweisung""".split()
+)
+_SERVICE_PHRASES = ("keep your", "ai enterprise", "health check", "tech care", "burn-in")
+#: Management controllers, OS preloads: part of the system even when called a licence.
+_MANAGEMENT_WORDS = frozenset("ilo idrac xclarity bmc windows ubuntu linux rhel".split())
+_FREIGHT_WORDS = frozenset(
+    "shipping freight delivery handling crating fracht versand lieferung".split()
+)
+_SYSTEM_WORDS = frozenset(
+    """server servers superserver workstation workstations system systems laptop notebook
+    macbook node solution cto configure-to-order dgx""".split()
+)
+_CHASSIS_WORDS = frozenset("chassis barebone base enclosure".split())
+_BOARD_WORDS = frozenset("baseboard board tray sled".split())
+_CARD_WORDS = frozenset("gpu accelerator graphics edition card".split())
+_RACK_WORDS = frozenset("rack cabinet".split())
+_ACCESSORY_WORDS = frozenset(
+    """cable cables cord cords transceiver transceivers optic optics dac aoc dock docks
+    backpack bag case pdu pdus cdu panel spare spares monitor keyboard mouse hoses""".split()
+)
+_COMPONENT_WORDS = frozenset(
+    """processor processors cpu cpus xeon epyc threadripper ryzen core memory rdimm rdimms
+    dimm dimms ram lpcamm2 ssd ssds nvme drive drives hdd storage adapter adapters nic nics
+    supernic dpu connectx bluefield ocp psu psus supply supplies netzteil rail rails heatsink
+    heatsinks fan fans riser risers plate plates manifold loop tpm module bezel motherboard
+    windows ubuntu linux rhel os display oled raid boot controller enablement cooler switch
+    shelf kit""".split()
+)
+_NOTE_HEADS = ("no ", "factory integrated")
+#: A label row that gives the number of systems a per-system configuration is for.
+_MULTIPLIER_RE = re.compile(
+    r"^(?:configuration quantity|number of (?:systems|servers|units)|system quantity|"
+    r"quantity of systems|anzahl (?:systeme|server))\b",
+    re.IGNORECASE,
+)
+_PER_SYSTEM_RE = re.compile(
+    r"\bper (?:system|server|unit|node|workstation)\b|\bfor one (?:server|system|unit)\b|"
+    r"\bje (?:system|server|einheit)\b|\bpro (?:system|server)\b|\beach (?:system|server)\b",
+    re.IGNORECASE,
+)
+_LIQUID_RE = re.compile(
+    r"\bliquid[- ]cooled\b|\bliquid cooling\b|\bdirect liquid\b|\bdlc\b|\bneptune\b|"
+    r"\bwater[- ]cool|\bdirect water\b|\bdwc\b|\bcold plates?\b|\bliquid\b",
+    re.IGNORECASE,
+)
+_AIR_RE = re.compile(r"\bair[- ]cooled\b|\bluftgek[uü]hlt\b", re.IGNORECASE)
+
+# Part-number styles.
+_HPE_OPTION_SUFFIX = re.compile(r"^\S+\s+0D1$", re.IGNORECASE)
+_LENOVO_CTO = re.compile(r"^[0-9A-Z]{4}CTO\d[A-Z]{2}$|[_-]cto$", re.IGNORECASE)
+_LENOVO_FEATURE = re.compile(r"^[0-9A-Z]{4}$")
+_SERVICE_PART = re.compile(
+    r"^(?:CON-\S+|5[WMP]S\d\S*|H[A-Z0-9]{5}\d(?:\s+[A-Z0-9]{3})?|8\d\d-[A-Z0-9]{4}|799-\S+)$",
+    re.IGNORECASE,
+)
+_NUMBERING = re.compile(r"^\d{1,4}(?:[.\-]\d{1,3})*$")
+
+# ---------------------------------------------------------------------------------------------
+# GPUs as quotes write them. Order matters: the longer, more specific name first.
+
+_GPU_PATTERNS: tuple[tuple[str, str], ...] = (
+    (r"rtx\s*pro\s*6000(?:\s+blackwell)?[^,;]*?max[- ]?q", "rtx-pro-6000-maxq"),
+    (r"rtx\s*pro\s*6000(?:\s+blackwell)?[^,;]*?server", "rtx-pro-6000-server"),
+    (r"rtx\s*pro\s*6000(?:\s+blackwell)?[^,;]*?(?:workstation|\bws\b)", "rtx-pro-6000-ws"),
+    (r"rtx\s*pro\s*6000", "rtx-pro-6000"),
+    (r"rtx\s*pro\s*5000[^,;]*?laptop", "rtx-pro-5000-laptop"),
+    (r"rtx\s*pro\s*5000", "rtx-pro-5000"),
+    (r"rtx\s*6000\s*ada", "rtx-6000-ada"),
+    (r"\bgb300\b", "gb300"),
+    (r"\bgb200\b", "gb200"),
+    (r"\bgb10\b", "gb10"),
+    (r"\bh200\s*nvl\b", "h200-nvl"),
+    (r"\bh100\s*nvl\b", "h100-nvl"),
+    (r"\bh200\b", "h200-sxm"),
+    (r"\bh100\b[^,;]*?\bpcie\b", "h100-pcie"),
+    (r"\bh100\b", "h100-sxm"),
+    (r"\bb300\b", "b300"),
+    (r"\bb200\b", "b200"),
+    (r"\bl40s\b", "l40s"),
+    (r"\bl4\b", "l4"),
+    (r"\ba100\b", "a100-sxm"),
+)
+_GPU_RES = tuple((re.compile(p, re.IGNORECASE), key) for p, key in _GPU_PATTERNS)
+_GPU_NAME = (
+    r"(?:nvidia\s+)?(?:hgx\s+)?(?:rtx\s*pro\s*\d{4}|rtx\s*6000\s*ada|gb\d{2,3}|[hb][123]00|"
+    r"l40s|l4|a100|blackwell|hopper)"
+)
+_COUNT_BEFORE = re.compile(r"(\d{1,3})\s*[x×]\s*" + _GPU_NAME, re.IGNORECASE)
+_COUNT_GPUS = re.compile(r"(\d{1,3})\s*[x×]\s*(?:[\w-]+\s+){0,3}?gpus?\b", re.IGNORECASE)
+_COUNT_DASH = re.compile(r"\b(\d{1,3})[- ]gpus?\b", re.IGNORECASE)
+_COUNT_AFTER = re.compile(_GPU_NAME + r"[^,;()]{0,30}?\s[x×]\s*(\d{1,3})\b", re.IGNORECASE)
+_SUPERCHIP = re.compile(r"(\d{1,3})\s*[x×]\s*(?:nvidia\s+)?gb[23]00[^,;]*?superchip", re.I)
+_BRIDGE_RE = re.compile(r"\bnvlink\b[^,;]*\bbridge\b|\bbridge\b[^,;]*\bnvlink\b", re.I)
+_WAYS_RE = re.compile(r"\b(\d)[- ]?way\b|\b(\d)[- ]slot\b", re.IGNORECASE)
+_HEAD_SPLIT = re.compile(
+    r",|;|:|\(|\s[-–—]\s|\s(?:for|with|w/|incl\.?|including|includes|mit|für|auf|per)\s",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[a-z0-9+]+(?:-[a-z0-9+]+)*")
+_GPU_COUNT_WORD = re.compile(r"\b\d+\s*-?\s*gpus?\b", re.IGNORECASE)
+
+
+@dataclass
+class GpuMention:
+    """A GPU a line names: which, how many (None when the line gives no count), on a board."""
+
+    key: str
+    count: int | None = None
+    board: bool = False
+
+
+@dataclass
+class Row:
+    """One data row of the quote as the reader sees it."""
+
+    index: int  # position among all data rows (0-based)
+    source_row: int
+    line: int | None  # 1-based quote line number; None for a skipped row (banner, total)
+    text: str
+    part_number: str = ""
+    quantity: int | None = None
+    unit_price: Decimal | None = None
+    extended_price: Decimal | None = None
+    indent: int = 0
+    number: str = ""
+    group: str = ""
+    skipped_kind: str = ""
+    role: LineRole = "unknown"
+    guessed: bool = False  # the role is a default, nothing in the line said it
+    parent: int | None = None  # index of the parent row
+    gpu: GpuMention | None = None
+    bridge_ways: int | None = None
+    head_category: str = ""
+    corrected: bool = False
+
+    @property
+    def priced(self) -> bool:
+        return any(v is not None and v != 0 for v in (self.unit_price, self.extended_price))
+
+
+@dataclass
+class SystemReading:
+    """One system line and what the quote says it contains."""
+
+    row: Row
+    quantity: int
+    child_quantities: ChildQuantities
+    decided_by: str
+    spec: SystemSpec | None
+    gpu: GpuSpec | None
+    gpus_per_system: int
+    nvlink_domain_gpus: int
+    cooling: str
+    lines: list[int]
+    members: list[Row] = field(default_factory=list)
+
+
+@dataclass
+class BomReading:
+    """How the quote was read: every row's role, the systems and the problems found."""
+
+    rows: list[Row]
+    systems: list[QuotedSystem]
+    readings: list[SystemReading]
+    child_quantities: ChildQuantities
+    problems: list[LineProblem]
+    text: str
+    confidence: Literal["high", "medium", "low"]
+
+    def role_of_line(self, line: int) -> LineRole:
+        for row in self.rows:
+            if row.line == line:
+                return row.role
+        return "unknown"
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading one line.
+
+
+def gpu_mention(text: str) -> GpuMention | None:
+    """The GPU a text names and, when it says so, how many: "8x NVIDIA HGX H200 141GB" →
+    h200-sxm × 8 on a board; "NVIDIA L4 x 6" → l4 × 6; "2x GB200 Superchip" → 4 GPUs."""
+    key = None
+    for pattern, gpu_key in _GPU_RES:
+        if pattern.search(text):
+            key = gpu_key
+            break
+    if key is None:
+        return None
+    count: int | None = None
+    superchip = _SUPERCHIP.search(text)
+    for regex in (_COUNT_GPUS, _COUNT_BEFORE, _COUNT_DASH, _COUNT_AFTER):
+        found = regex.search(text)
+        if found:
+            count = int(found.group(1))
+            break
+    if count is None and superchip:
+        count = 2 * int(superchip.group(1))
+    board = bool(re.search(r"\bhgx\b|\bsxm\d?\b|baseboard|\bgpu board\b|gpu tray|compute tray",
+                           text, re.IGNORECASE))
+    return GpuMention(key=key, count=count if count and count > 0 else None, board=board)
+
+
+def _head(text: str) -> str:
+    """The words before the first separator: "Dell ProDeploy Plus for PowerEdge XE9680" →
+    "Dell ProDeploy Plus"."""
+    text = text.replace("\n", " ").strip()
+    parts = _HEAD_SPLIT.split(text, maxsplit=1)
+    head = parts[0].strip()
+    # "Onsite installation and rack mounting": the first of two coordinated nouns leads.
+    head = re.split(r"\s(?:and|und|et|&|\+)\s", head, maxsplit=1)[0].strip()
+    return head or text
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(_GPU_COUNT_WORD.sub(" ", text.casefold()))
+
+
+def _stem(word: str) -> str:
+    """ "idrac9" → "idrac", "connectx-7" → "connectx", "vor-ort-service" → "service"."""
+    if "-" in word:
+        last = word.rsplit("-", 1)[-1]
+        if last.isalpha() and len(last) > 2:
+            return last
+        word = word.split("-", 1)[0]
+    return word.rstrip("0123456789") or word
+
+
+def _head_category(head: str) -> str:
+    """What the head names, from its last noun backwards (module doc). Services and
+    management controllers anywhere in the head decide first."""
+    folded = head.casefold()
+    words = [_stem(w) for w in _words(head)]
+    if any(w in _MANAGEMENT_WORDS for w in words):
+        return "component"
+    if any(p in folded for p in _SERVICE_PHRASES):
+        return "service"
+    if words and words[0] in _FREIGHT_WORDS or any(w in _FREIGHT_WORDS for w in words[-2:]):
+        return "freight"
+    for position in range(len(words) - 1, -1, -1):
+        word = words[position]
+        if word == "kit":
+            if position and words[position - 1] in ("cable", "cables"):
+                return "component"
+            continue
+        if word in _SERVICE_WORDS:
+            return "service"
+        if word in _BOARD_WORDS:
+            return "board"
+        if word in _CARD_WORDS:
+            return "card"
+        if word in _SYSTEM_WORDS:
+            return "system"
+        if word in _CHASSIS_WORDS:
+            return "chassis"
+        if word in _RACK_WORDS:
+            return "rack"
+        if word in _ACCESSORY_WORDS:
+            return "accessory"
+        if word in _COMPONENT_WORDS:
+            return "component"
+    return ""
+
+
+def _text_category(text: str) -> str:
+    """A weaker reading for a line whose head names nothing we know: a component or
+    accessory noun anywhere ("APC NetShelter SX - rack - 48U")."""
+    for word in (_stem(w) for w in _words(text)):
+        if word in _RACK_WORDS or word in _ACCESSORY_WORDS:
+            return "accessory"
+        if word in _COMPONENT_WORDS:
+            return "component"
+    return ""
+
+
+class _Families:
+    """The catalog's systems and chassis families by the names quotes use for them."""
+
+    def __init__(self, catalog: CatalogSnapshot) -> None:
+        index = match_index(catalog)
+        self.catalog = catalog
+        self.phrases = [
+            (phrase, part.system)
+            for phrase, part in index.phrases
+            if part.kind in ("system", "chassis")
+            and part.system in catalog.system_by_key
+            and len(phrase) >= 4
+        ]
+
+    def find(self, text: str) -> SystemSpec | None:
+        words = " " + " ".join(re.findall(r"[0-9a-z]+", text.casefold())) + " "
+        best: tuple[int, str] | None = None
+        for phrase, key in self.phrases:
+            if f" {phrase} " in words and (best is None or len(phrase) > best[0]):
+                best = (len(phrase), key or "")
+        return self.catalog.system_by_key.get(best[1]) if best else None
+
+
+# ---------------------------------------------------------------------------------------------
+# The quote as rows.
+
+
+def _rows_from(parsed: ParsedQuote) -> list[Row]:
+    items: list[tuple[int, ParsedLine | SkippedRow, int | None]] = [
+        (line.source_row, line, n) for n, line in enumerate(parsed.lines, 1)
+    ]
+    items += [(s.source_row, s, None) for s in parsed.skipped]
+    items.sort(key=lambda item: item[0])
+    number_col, group_col = _structure_columns(parsed)
+    rows: list[Row] = []
+    for index, (source_row, item, line) in enumerate(items):
+        if isinstance(item, SkippedRow):
+            if item.kind == "after_footer" and parsed.detected_type == "pdf":
+                continue
+            rows.append(
+                Row(
+                    index=len(rows),
+                    source_row=source_row,
+                    line=None,
+                    text=item.text,
+                    extended_price=item.amount,
+                    skipped_kind=item.kind,
+                )
+            )
+            continue
+        cells = item.raw_cells
+        text = item.description or item.part_number
+        if item.description and item.part_number and len(item.part_number) > 40:
+            text = f"{item.part_number} {item.description}"
+        rows.append(
+            Row(
+                index=len(rows),
+                source_row=source_row,
+                line=line,
+                text=text.replace("\n", " "),
+                part_number=item.part_number if item.description else "",
+                quantity=item.quantity,
+                unit_price=item.unit_price,
+                extended_price=item.extended_price,
+                indent=item.indent,
+                number=cells[number_col].strip()
+                if number_col is not None and number_col < len(cells)
+                else "",
+                group=cells[group_col].strip()
+                if group_col is not None and group_col < len(cells)
+                else "",
+            )
+        )
+        del index
+    return rows
+
+
+def _structure_columns(parsed: ParsedQuote) -> tuple[int | None, int | None]:
+    """The item-number column (1, 1.1, 0001, 10.1, 1-1) and the configuration-name column,
+    by their values: columns the parser did not map."""
+    header = parsed.header_cells
+    mapped = {h for h in parsed.column_map.values()}
+    width = max((len(line.raw_cells) for line in parsed.lines), default=0)
+    number_col = group_col = None
+    for col in range(width):
+        name = header[col] if col < len(header) else ""
+        if name and name in mapped:
+            continue
+        values = [
+            line.raw_cells[col].strip()
+            for line in parsed.lines
+            if col < len(line.raw_cells) and line.raw_cells[col].strip()
+        ]
+        if not values:
+            continue
+        numbered = sum(1 for v in values if _NUMBERING.match(v))
+        folded = re.sub(r"[^a-z]", "", name.casefold())
+        if number_col is None and numbered == len(values) and len(values) >= 2:
+            # Only numbering with levels (1.1, 10.1, 1-2) says how lines nest; a plain
+            # counter (1, 2, 3 or 0001) does not.
+            if any(not v.isdigit() for v in values):
+                number_col = col
+            continue
+        if group_col is None and folded in ("configname", "config", "configuration", "group"):
+            group_col = col
+    return number_col, group_col
+
+
+# ---------------------------------------------------------------------------------------------
+# Roles.
+
+
+def _money_role(row: Row) -> LineRole:
+    kind = {"subtotal": "subtotal", "tax": "tax", "total": "total", "charges": "freight"}
+    if row.skipped_kind in kind:
+        return kind[row.skipped_kind]  # type: ignore[return-value]
+    folded = row.text.casefold()
+    if re.search(r"\b(?:tax|vat|mwst|gst|hst|ust|tva|iva)\b", folded):
+        return "tax"
+    if any(w in _FREIGHT_WORDS for w in _words(folded)):
+        return "freight"
+    if re.search(r"\btotal\b", folded) and not re.search(r"\bper (?:unit|system)\b", folded):
+        return "total"
+    return "subtotal"
+
+
+def _first_pass(row: Row, families: _Families) -> None:
+    """The role a line has on its own (before its position is known)."""
+    if row.line is None:
+        if row.skipped_kind == "heading":
+            gpu = gpu_mention(row.text)
+            category = _head_category(row.text.split(":", 1)[-1]) if ":" in row.text else ""
+            label = row.text.split(":", 1)[0].casefold() if ":" in row.text else ""
+            if gpu is not None and gpu.count:
+                row.role, row.gpu = ("gpu_board" if gpu.board else "gpu_card"), gpu
+            elif ":" in row.text and label and len(label) < 30 and row.text.split(":", 1)[1].strip():
+                row.role = "service" if category == "service" or "warrant" in label else (
+                    "component"
+                )
+                row.head_category = "spec"
+            else:
+                row.role = "note"
+        else:
+            row.role = _money_role(row) if row.skipped_kind != "after_footer" else "note"
+        return
+    text = row.text
+    pn = row.part_number
+    amount = row.extended_price if row.extended_price is not None else row.unit_price
+    if amount is not None and amount < 0:
+        row.role = "discount"
+        return
+    if not pn and row.quantity is None and row.unit_price is None:
+        row.role = _money_role(row) if amount is not None else "note"
+        return
+    if _MULTIPLIER_RE.match(text) and not pn and row.unit_price is None:
+        row.role = "note"
+        row.head_category = "multiplier"
+        return
+    if pn and _HPE_OPTION_SUFFIX.match(pn) or text.casefold().startswith(_NOTE_HEADS):
+        row.role = "note"
+        return
+    if re.match(r"^[^,]*,\s*no\s", text, re.IGNORECASE):
+        row.role = "note"
+        return
+    head = _head(text)
+    category = _head_category(head)
+    row.head_category = category
+    if _SERVICE_PART.match(pn) and category not in ("component",):
+        row.role = "service"
+        return
+    if category == "service":
+        row.role = "service"
+        return
+    if category == "freight" and not row.number.count("."):
+        row.role = "freight"
+        return
+    if _BRIDGE_RE.search(text):
+        row.role = "nvlink_bridge"
+        ways = _WAYS_RE.search(text)
+        row.bridge_ways = int(ways.group(1) or ways.group(2)) if ways else 2
+        return
+    gpu = gpu_mention(text)
+    head_gpu = gpu_mention(head)
+    if re.search(r"\b(?:power|ac|usb-c)\s+adapter\b", head, re.IGNORECASE):
+        row.role, row.head_category = "accessory", "peripheral"
+        return
+    if category == "accessory" or (category == "rack" and gpu is None):
+        row.role = "accessory"
+        return
+    if pn and _LENOVO_CTO.search(pn) or category in ("system", "rack"):
+        row.role = "system"
+        row.gpu = gpu
+        return
+    if category == "board" and gpu is not None:
+        row.role, row.gpu = "gpu_board", gpu
+        gpu.board = True
+        return
+    if category == "card" and gpu is not None:
+        row.role, row.gpu = "gpu_card", gpu
+        return
+    if category == "chassis":
+        row.role = "chassis"
+        row.gpu = gpu
+        return
+    if category == "component":
+        row.role = "component"
+        return
+    if head_gpu is not None:
+        row.role = "gpu_board" if head_gpu.board else "gpu_card"
+        row.gpu = gpu or head_gpu
+        return
+    if families.find(head) is not None:
+        row.role = "system"
+        row.gpu = gpu
+        return
+    if gpu is not None and gpu.count:
+        row.role = "system"
+        row.gpu = gpu
+        return
+    weak = _text_category(text)
+    row.role = "component" if weak == "component" else "accessory"
+    row.guessed = not weak
+
+
+def _nest(rows: list[Row]) -> None:
+    """Parent lines from numbering, indentation, configuration groups and blocks: a system's
+    block runs from its line to the next system or top-level line that is not a part."""
+    by_number: dict[str, int] = {}
+    current_system: int | None = None
+    current_top: int | None = None
+    for row in rows:
+        if row.line is None and row.role in ("subtotal", "total", "tax", "freight"):
+            current_system = None
+            continue
+        number = row.number
+        parent: int | None = None
+        if number:
+            by_number.setdefault(number, row.index)
+            parent_number = _parent_number(number, by_number)
+            top = parent_number is None
+            if not top and parent_number is not None:
+                parent = by_number[parent_number]
+        else:
+            top = row.indent == 0 and row.line is not None and row.role == "system"
+        if (
+            row.role == "chassis"
+            and parent is None
+            and row.indent == 0
+            and row.line is not None
+            and (
+                current_system is None
+                or any(
+                    r.parent == current_system and r.role not in ("note", "chassis")
+                    for r in rows[current_system : row.index]
+                )
+            )
+        ):
+            row.role = "system"  # a second barebone after a finished block starts a system
+        if row.role == "system" and (top or parent is None) and row.indent == 0:
+            current_system = row.index
+            current_top = row.index
+            row.parent = None
+            continue
+        if parent is None and row.indent > 0 and current_top is not None:
+            parent = current_top
+        if parent is None and row.group and current_system is not None:
+            if rows[current_system].group == row.group:
+                parent = current_system
+        if parent is None and number and top:
+            # A numbered top-level line: its own item, ends the system block unless it is
+            # a part of the system in a totals layout without sub-numbers.
+            if row.role in ("service", "accessory", "discount", "freight", "system") or (
+                current_system is not None and rows[current_system].number.count(".") == 0
+                and "." in "".join(r.number for r in rows)
+            ):
+                current_top = row.index
+                if row.role != "note":
+                    current_system = None if row.role != "system" else row.index
+                row.parent = None
+                continue
+        if parent is None and current_system is not None:
+            system = rows[current_system]
+            if row.group and system.group and row.group != system.group:
+                current_system = None
+            elif row.role in (
+                "gpu_board", "gpu_card", "nvlink_bridge", "chassis", "component", "note"
+            ):
+                parent = current_system
+            elif row.role == "accessory" and row.line is not None and (
+                not row.priced or row.guessed
+            ):
+                parent = current_system
+        row.parent = parent
+        if row.role == "system" and row.parent is None:
+            current_system = row.index
+
+
+def _parent_number(number: str, seen: Mapping[str, int]) -> str | None:
+    """ "1.1" → "1" (or "1.0"), "1.0.3" → "1.0", "10.1" → "10", "1-2" → "1"; None at the top."""
+    separator = "." if "." in number else "-" if "-" in number else ""
+    if not separator:
+        return None
+    parts = number.split(separator)
+    while len(parts) > 1:
+        parts = parts[:-1]
+        candidate = separator.join(parts)
+        if candidate in seen:
+            return candidate
+        if candidate + ".0" in seen and seen[candidate + ".0"] != seen.get(number):
+            return candidate + ".0"
+    return None
+
+
+def _refine(rows: list[Row], families: _Families) -> None:
+    """Roles that depend on position: a barebone under a system is its chassis, a system
+    line nested under another is a part of it, an adapter beside the systems an accessory."""
+    for row in rows:
+        if row.line is None:
+            continue
+        parent = rows[row.parent] if row.parent is not None else None
+        if row.role == "system" and parent is not None and parent.role == "system":
+            row.role = "chassis" if row.gpu is None or not row.gpu.count else (
+                "gpu_board" if row.gpu.board else "gpu_card"
+            )
+        elif row.role == "chassis" and parent is None:
+            row.role = "system"
+        elif row.role == "component" and parent is None and row.head_category in (
+            "component",
+            "",
+        ):
+            row.role = "accessory" if not row.guessed else row.role
+        elif row.role == "accessory" and parent is not None and parent.role == "system":
+            if row.head_category in ("", "rack", "peripheral") or row.guessed:
+                row.role = "component"
+                row.guessed = False
+        elif row.role in ("gpu_card", "gpu_board") and parent is None:
+            # A top-level line with a GPU and a system name the catalog knows is the system.
+            if families.find(_head(row.text)) is not None and row.head_category not in (
+                "card",
+                "board",
+            ):
+                row.role = "system"
+
+
+# ---------------------------------------------------------------------------------------------
+# Systems.
+
+
+def _members(rows: list[Row], system: Row) -> list[Row]:
+    out = []
+    for row in rows:
+        ancestor = row.parent
+        while ancestor is not None:
+            if ancestor == system.index:
+                out.append(row)
+                break
+            ancestor = rows[ancestor].parent
+    return out
+
+
+def _quantities_decide(
+    system: Row,
+    members: list[Row],
+    rows: list[Row],
+    quantity: int,
+    max_gpus: int,
+    gpus_by_reading: Mapping[str, int],
+) -> tuple[ChildQuantities, str]:
+    """Per system or totals, and why (module doc)."""
+    parts = [
+        m
+        for m in members
+        if m.line is not None
+        and m.quantity is not None
+        and m.role in ("gpu_board", "gpu_card", "nvlink_bridge", "chassis", "component")
+    ]
+    if not parts:
+        return ("none" if not members else "per_system"), "no sub-line quantities"
+    if quantity <= 1:
+        return "per_system", "one system: per system and totals agree"
+    block = [r for r in rows if system.index < r.index <= max(m.index for m in members)]
+    notes = [r.text for r in block if r.role == "note" or r.line is None]
+    notes += [r.text for r in rows if r.role in ("subtotal", "note") and r.line is not None]
+    if any(_PER_SYSTEM_RE.search(t) for t in notes):
+        return "per_system", "the quote says its sub-lines are per system"
+    if any(r.head_category == "multiplier" for r in rows):
+        return "per_system", "the quote gives the number of systems separately"
+    odd = [m for m in parts if m.quantity and m.quantity % quantity]
+    if odd:
+        return "per_system", (
+            f"line {odd[0].line} has {odd[0].quantity}, which does not divide over "
+            f"{quantity} systems"
+        )
+    boards = [m for m in parts if m.role == "gpu_board"]
+    if any(m.quantity == quantity for m in boards):
+        return "totals", f"one GPU board per system: {quantity} boards for {quantity} systems"
+    per_system_gpus = gpus_by_reading.get("per_system", 0)
+    if per_system_gpus > max_gpus:
+        return "totals", (
+            f"{per_system_gpus} GPUs per system would not fit a chassis that takes {max_gpus}"
+        )
+    if any(m.quantity == quantity for m in parts):
+        return "totals", f"one-per-system parts are quoted {quantity} times"
+    priced = [m for m in parts if m.priced]
+    if priced and system.priced and len(priced) >= len(parts) / 2:
+        return "totals", "every part is priced on its own line (itemized totals layout)"
+    return "ambiguous", ""  # type: ignore[return-value]
+
+
+def _system_quantity(system: Row, rows: list[Row]) -> int:
+    quantity = system.quantity if system.quantity is not None else 0
+    multipliers = [
+        r.quantity for r in rows if r.head_category == "multiplier" and r.quantity is not None
+    ]
+    if multipliers and quantity <= 1:
+        return multipliers[0]
+    return quantity
+
+
+def _gpu_spec(key: str, catalog: CatalogSnapshot, form: str) -> GpuSpec | None:
+    if key == "rtx-pro-6000":
+        key = "rtx-pro-6000-server" if form == "server" else "rtx-pro-6000-ws"
+    return catalog.gpu_by_key.get(key)
+
+
+def _system_form(system: Row, spec: SystemSpec | None) -> str:
+    if spec is not None:
+        if spec.form_factor in ("workstation", "desktop"):
+            return "workstation"
+        if spec.form_factor == "laptop":
+            return "laptop"
+        if spec.form_factor == "rack_nvl72":
+            return "rack"
+        return "server"
+    words = set(_words(system.text))
+    if words & {"workstation", "workstations"}:
+        return "workstation"
+    if words & {"laptop", "notebook", "macbook"}:
+        return "laptop"
+    if "nvl72" in words or "rack-scale" in system.text.casefold():
+        return "rack"
+    return "server"
+
+
+def _read_system(
+    system: Row, rows: list[Row], catalog: CatalogSnapshot, families: _Families
+) -> tuple[SystemReading, list[LineProblem]]:
+    problems: list[LineProblem] = []
+    members = _members(rows, system)
+    spec = families.find(system.text) or families.find(system.part_number)
+    if spec is None:
+        for m in members:
+            if m.role == "chassis":
+                spec = families.find(m.text)
+                if spec:
+                    break
+    form = _system_form(system, spec)
+    quantity = _system_quantity(system, rows)
+    max_gpus = (spec.gpu_slots or spec.gpu_count or DEFAULT_MAX_GPUS) if spec else (
+        DEFAULT_MAX_GPUS if form != "rack" else 72
+    )
+    boards = [m for m in members if m.role == "gpu_board" and m.gpu]
+    cards = [m for m in members if m.role == "gpu_card" and m.gpu]
+    bridges = [m for m in members if m.role == "nvlink_bridge"]
+
+    def gpus_for(reading: str) -> int:
+        total = 0
+        for m in boards:
+            per_board = m.gpu.count if m.gpu and m.gpu.count else 8
+            count = m.quantity if m.quantity is not None else 1
+            if m.line is None:
+                count = 1
+            total += per_board * (count if reading == "per_system" else count // max(quantity, 1))
+        for m in cards:
+            if m.line is None:
+                total += m.gpu.count if m.gpu and m.gpu.count else 1
+                continue
+            count = m.quantity if m.quantity is not None else 1
+            total += count if reading == "per_system" else count // max(quantity, 1)
+        return total
+
+    readings = {"per_system": gpus_for("per_system"), "totals": gpus_for("totals")}
+    child, why = _quantities_decide(system, members, rows, quantity, max_gpus, readings)
+    if child == "ambiguous":  # type: ignore[comparison-overlap]
+        fits = [r for r in ("totals", "per_system") if 0 < readings[r] <= max_gpus]
+        child = fits[0] if fits else "totals"  # type: ignore[assignment]
+        why = "the quote does not say"
+        problems.append(
+            LineProblem(
+                severity="warning",
+                title=f"Line {system.line}: per-system or order totals cannot be told",
+                detail=f"The sub-lines of line {system.line} ({quantity} systems) could be per "
+                f"system ({readings['per_system']} GPUs each) or order totals "
+                f"({readings['totals']} GPUs each). Read as "
+                f"{'order totals' if child == 'totals' else 'per system'}, "
+                f"{readings[child]} GPUs per system, the reading that fits the chassis.",
+                metrics={
+                    "line": system.line,
+                    "systems": quantity,
+                    "per_system_gpus": readings["per_system"],
+                    "totals_gpus": readings["totals"],
+                    "reading": child,
+                },
+                lever="Ask the vendor whether the sub-line quantities are per server.",
+            )
+        )
+    gpu_key: str | None = None
+    gpus = 0
+    domain = 1
+    if boards or cards:
+        first = (boards or cards)[0]
+        gpu_key = first.gpu.key if first.gpu else None
+        gpus = readings[child] if child != "none" else readings["per_system"]
+        if boards:
+            domain = max((m.gpu.count if m.gpu and m.gpu.count else 8) for m in boards)
+    elif system.gpu is not None:
+        gpu_key = system.gpu.key
+        gpus = system.gpu.count or (spec.gpu_count if spec and spec.gpu == gpu_key else 0)
+        if not gpus and spec is not None and spec.gpu_count:
+            gpus = spec.gpu_count
+        if system.gpu.board or (spec is not None and spec.nvlink_domain_gpus > 1):
+            domain = spec.nvlink_domain_gpus if spec and spec.nvlink_domain_gpus > 1 else gpus
+    elif spec is not None and spec.gpu:
+        gpu_key, gpus, domain = spec.gpu, spec.gpu_count, spec.nvlink_domain_gpus
+    gpu = _gpu_spec(gpu_key, catalog, form) if gpu_key else None
+    if gpu_key and gpu is None:
+        problems.append(
+            LineProblem(
+                severity="warning",
+                title=f"Line {system.line}: GPU not in the catalog",
+                detail=f"Line {system.line} carries {gpu_key} GPUs, which the catalog does not "
+                "know; the review cannot size them.",
+                metrics={"line": system.line, "gpu": gpu_key},
+                lever="Confirm which GPU the line carries.",
+            )
+        )
+        gpus = 0
+    if gpu is not None:
+        if gpu.interconnect == "nvlink_bridge":
+            domain = 1
+            if bridges and gpus > 1:
+                ways = max(b.bridge_ways or 2 for b in bridges)
+                count = sum(b.quantity or 0 for b in bridges)
+                per = count if child == "per_system" else count // max(quantity, 1)
+                if per > 0:
+                    domain = min(ways, gpu.nvlink_domain_gpus, gpus)
+        elif gpu.interconnect == "pcie":
+            domain = 1
+        elif gpu.interconnect in ("nvlink_switch", "nvlink_c2c"):
+            if spec is not None and spec.gpu == gpu.key and spec.nvlink_domain_gpus > 1:
+                domain = spec.nvlink_domain_gpus
+            elif form == "rack":
+                domain = max(gpus, gpu.nvlink_domain_gpus)
+            elif domain <= 1:
+                domain = min(gpus, max(gpu.nvlink_domain_gpus, 1)) if gpus else 1
+            if gpu.form_factor in ("desktop", "workstation", "laptop"):
+                domain = 1
+        domain = max(1, min(domain, gpus)) if gpus else 1
+    texts = " ".join([system.text, *(m.text for m in members)])
+    if _LIQUID_RE.search(texts) and not _AIR_RE.search(system.text):
+        cooling = "liquid"
+    elif spec is not None and spec.cooling == "liquid":
+        cooling = "liquid"
+    else:
+        cooling = "air"
+    lines = sorted(
+        {system.line or 0}
+        | {
+            m.line
+            for m in members
+            if m.line is not None and m.role not in ("service", "accessory", "discount")
+        }
+    )
+    reading = SystemReading(
+        row=system,
+        quantity=quantity,
+        child_quantities=child if members else "none",
+        decided_by=why,
+        spec=spec,
+        gpu=gpu,
+        gpus_per_system=gpus if gpu is not None else 0,
+        nvlink_domain_gpus=domain if gpu is not None else 1,
+        cooling=cooling,
+        lines=[n for n in lines if n],
+        members=members,
+    )
+    return reading, problems
+
+
+def _vehicle(form_factor: str, key: str) -> str:
+    if "station" in key:
+        return "station wagon"
+    return VEHICLES.get(form_factor, form_factor.replace("_", " "))
+
+
+def _form_factor(reading: SystemReading) -> str:
+    spec = reading.spec
+    if spec is not None:
+        return spec.form_factor
+    form = _system_form(reading.row, None)
+    if form == "workstation":
+        return "workstation"
+    if form == "laptop":
+        return "laptop"
+    if form == "rack":
+        return "rack_nvl72"
+    if reading.gpu is not None and reading.nvlink_domain_gpus >= 8:
+        return "nvl8_server"
+    return "pcie_server"
+
+
+def _quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
+    """The system as the review sees it: what the quote states, and the catalog (or an
+    estimate) for the rest, each filled figure marked in ``figure_sources``."""
+    spec, gpu, row = reading.spec, reading.gpu, reading.row
+    form_factor = _form_factor(reading)
+    sources: dict[str, str] = {"gpu": "quote" if gpu is not None else "none"}
+    n = reading.gpus_per_system
+    power = typical = None
+    same_as_spec = spec is not None and gpu is not None and spec.gpu == gpu.key and (
+        spec.gpu_count == n
+    )
+    if spec is not None and spec.power_max_kw is not None and (same_as_spec or gpu is None):
+        power, typical = spec.power_max_kw, spec.power_typical_kw
+        sources["power_kw"] = "catalog"
+    elif spec is not None and spec.base_power_kw is not None:
+        # Chassis without GPUs plus every GPU at its maximum: 2.2 kW + 8 × 700 W = 7.8 kW.
+        power = round(spec.base_power_kw + n * (gpu.tdp_w_max if gpu else 0) / 1000, 3)
+        typical = round(spec.base_power_kw + n * (gpu.tdp_w_typical if gpu else 0) / 1000, 3)
+        sources["power_kw"] = "catalog"
+    elif spec is not None and spec.power_max_kw is not None:
+        power, typical = spec.power_max_kw, spec.power_typical_kw
+        sources["power_kw"] = "catalog"
+    elif gpu is not None:
+        overhead = PLATFORM_OVERHEAD_KW[_system_form(row, spec)]
+        # GPUs' TDP × count + the platform overhead: 8 × 700 W + 2.0 kW = 7.6 kW (estimate).
+        power = round(overhead + n * gpu.tdp_w_max / 1000, 3)
+        typical = round(overhead + n * gpu.tdp_w_typical / 1000, 3)
+        sources["power_kw"] = "estimate"
+    weight = spec.weight_lb if spec is not None else None
+    rack_units = spec.rack_units if spec is not None else None
+    if weight is not None:
+        sources["weight_lb"] = "catalog"
+    if rack_units is not None:
+        sources["rack_units"] = "catalog"
+    name = _system_name(row.text, spec)
+    if spec is None:
+        key = "quoted:" + re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:60]
+    else:
+        key = spec.key
+    unit_price = row.unit_price
+    if unit_price is None and row.extended_price is not None and reading.quantity:
+        unit_price = row.extended_price / reading.quantity
+    return QuotedSystem(
+        sku=key,
+        name=name if gpu is None else f"{name} with {n} × {gpu.model}",
+        form_factor=form_factor,
+        quantity=reading.quantity,
+        gpu=gpu.model if gpu else None,
+        gpu_key=gpu.key if gpu else None,
+        gpus_per_system=n,
+        nvlink_domain_gpus=reading.nvlink_domain_gpus,
+        power_kw=power,
+        power_typical_kw=typical,
+        weight_lb=weight,
+        rack_units=rack_units,
+        cooling=reading.cooling,
+        cpu_arch=spec.cpu_arch if spec else ("arm" if gpu and gpu.cpu_arch == "arm" else "x86"),
+        unit_price=unit_price,
+        vehicle=_vehicle(form_factor, key),
+        lines=reading.lines,
+        figure_sources=sources,
+    )
+
+
+def _system_name(text: str, spec: SystemSpec | None) -> str:
+    if spec is not None:
+        return spec.name
+    head = _head(text)
+    return head[:80]
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole quote.
+
+
+def bom_read(
+    parsed: ParsedQuote,
+    catalog: CatalogSnapshot,
+    *,
+    corrections: Mapping[int, LineCorrection] | None = None,
+) -> BomReading:
+    """Read every row of a parsed quote (module doc); ``corrections`` (by 1-based line
+    number) override the reading of their lines."""
+    families = _Families(catalog)
+    rows = _rows_from(parsed)
+    for row in rows:
+        _first_pass(row, families)
+    corrections = corrections or {}
+    for row in rows:
+        fix = corrections.get(row.line) if row.line is not None else None
+        if fix is not None and fix.role is not None:
+            row.role, row.corrected = fix.role, True
+    totals = [r for r in rows if r.role == "total"]
+    for row in totals[:-1]:  # "Net Total" above "Total inc. VAT": only the last is the total
+        row.role = "subtotal"
+    _nest(rows)
+    _refine(rows, families)
+    for row in rows:  # a correction wins over position too
+        fix = corrections.get(row.line) if row.line is not None else None
+        if fix is not None and fix.role is not None:
+            row.role, row.corrected = fix.role, True
+    problems: list[LineProblem] = []
+    readings: list[SystemReading] = []
+    for row in rows:
+        if row.role != "system" or row.line is None:
+            continue
+        fix = corrections.get(row.line)
+        reading, found = _read_system(row, rows, catalog, families)
+        if fix is not None:
+            reading = _corrected(reading, fix, catalog)
+        readings.append(reading)
+        problems.extend(found)
+    systems = [
+        _quoted(r, catalog) for r in readings if r.quantity > 0 and r.row.line is not None
+    ]
+    kinds = {r.child_quantities for r in readings if r.child_quantities != "none"}
+    if not kinds:
+        child: ChildQuantities = "none"
+    elif len(kinds) == 1:
+        child = next(iter(kinds))
+    else:
+        child = "totals" if "totals" in kinds else "per_system"
+    problems.extend(_loose_gpu_problems(rows))
+    text, confidence = _reading_words(rows, readings, problems)
+    return BomReading(
+        rows=rows,
+        systems=systems,
+        readings=readings,
+        child_quantities=child,
+        problems=problems,
+        text=text,
+        confidence=confidence,
+    )
+
+
+def _corrected(
+    reading: SystemReading, fix: LineCorrection, catalog: CatalogSnapshot
+) -> SystemReading:
+    if fix.system and fix.system in catalog.system_by_key:
+        reading.spec = catalog.system(fix.system)
+    if fix.gpu and fix.gpu in catalog.gpu_by_key:
+        reading.gpu = catalog.gpu(fix.gpu)
+        if not reading.gpus_per_system:
+            reading.gpus_per_system = 1
+    if fix.gpus_per_system is not None:
+        reading.gpus_per_system = fix.gpus_per_system
+        if reading.gpu is not None and reading.gpu.interconnect == "pcie":
+            reading.nvlink_domain_gpus = 1
+        reading.nvlink_domain_gpus = min(
+            max(reading.nvlink_domain_gpus, 1), max(fix.gpus_per_system, 1)
+        )
+    reading.row.corrected = True
+    return reading
+
+
+def _loose_gpu_problems(rows: list[Row]) -> list[LineProblem]:
+    """GPU cards or boards that sit in no system: engines without a vehicle."""
+    loose = [r for r in rows if r.role in ("gpu_card", "gpu_board") and r.parent is None]
+    loose = [r for r in loose if r.line is not None]
+    if not loose or any(r.role == "system" for r in rows):
+        return []
+    count = sum(r.quantity or 0 for r in loose)
+    lines = [r.line for r in loose if r.line is not None]
+    return [
+        LineProblem(
+            severity="warning",
+            title=f"{count} GPUs with no system",
+            detail=f"{_lines_text(lines).capitalize()}: {count} GPUs and no server or "
+            "workstation to put them in. Engines without a vehicle are left out of the review; "
+            "ask which systems they go into.",
+            metrics={"lines": lines, "gpus": count},
+            lever="Ask which servers the cards go into, or add the chassis to the quote.",
+        )
+    ]
+
+
+def _lines_text(lines: Sequence[int]) -> str:
+    return ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
+
+
+def _ranges(numbers: Sequence[int]) -> str:
+    """[1, 2, 3, 5] → "1–3, 5"."""
+    out: list[str] = []
+    ordered = sorted(set(numbers))
+    start = prev = None
+    for n in ordered:
+        if start is None:
+            start = prev = n
+        elif prev is not None and n == prev + 1:
+            prev = n
+        else:
+            out.append(f"{start}–{prev}" if start != prev else f"{start}")
+            start = prev = n
+    if start is not None:
+        out.append(f"{start}–{prev}" if start != prev else f"{start}")
+    return ", ".join(out)
+
+
+_ROLE_WORDS = {
+    "service": "services",
+    "accessory": "accessories",
+    "discount": "discounts",
+    "freight": "freight",
+}
+
+
+def _reading_words(
+    rows: list[Row], readings: list[SystemReading], problems: list[LineProblem]
+) -> tuple[str, Literal["high", "medium", "low"]]:
+    """ "2 × PowerEdge XE9680, each 8 × H200 SXM 141 GB (lines 1–11); lines 12–14 services"."""
+    parts: list[str] = []
+    for reading in readings:
+        name = _system_name(reading.row.text, reading.spec)
+        gpu = reading.gpu
+        each = (
+            f", each {reading.gpus_per_system} × {gpu.model} {gpu.memory_gb:g} GB"
+            if gpu is not None and reading.gpus_per_system
+            else ", no GPUs"
+        )
+        if reading.quantity > 1 and reading.child_quantities in ("per_system", "totals"):
+            how = "per system" if reading.child_quantities == "per_system" else "order totals"
+            each += f", sub-lines read as {how}"
+        parts.append(f"{reading.quantity} × {name}{each} (lines {_ranges(reading.lines)})")
+    if not readings:
+        parts.append("no GPU system")
+    for role, word in _ROLE_WORDS.items():
+        lines = [r.line for r in rows if r.role == role and r.line is not None]
+        if lines:
+            parts.append(f"{_lines_text_short(lines)} {word}")
+    text = "; ".join(parts)
+    guessed = [r for r in rows if r.guessed and r.line is not None]
+    unsure = any("cannot be told" in p.title for p in problems)
+    if unsure or len(guessed) > 2:
+        confidence: Literal["high", "medium", "low"] = "low"
+    elif guessed or any(r.spec is None for r in readings):
+        confidence = "medium"
+    else:
+        confidence = "high"
+    return text, confidence
+
+
+def _lines_text_short(lines: Sequence[int]) -> str:
+    return ("line " if len(lines) == 1 else "lines ") + _ranges(lines)
