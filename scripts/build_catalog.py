@@ -733,7 +733,20 @@ def build(reference: Path) -> dict:
             (family["vendor"], family["family"], kind, family["key"], None, None, aliases)
         )
     known = {(v, pn) for v, pn, *_ in PARTS}
-    all_parts = list(PARTS) + [p for p in family_parts if (p[0], p[1]) not in known]
+
+    def words(text: str) -> str:
+        return " ".join(re.findall(r"[0-9a-z]+", text.casefold()))
+
+    # A name the catalog's own parts already use stays theirs: "PowerEdge XE7745" is the
+    # 8 x RTX PRO server system, not also the XE7745 family.
+    taken = {words(name) for _v, pn, _k, _s, _g, _b, aliases in PARTS for name in (pn, *aliases)}
+    all_parts = list(PARTS)
+    for vendor, pn, kind, key, gpu, bridge, aliases in family_parts:
+        if (vendor, pn) in known:
+            continue
+        free = [a for a in aliases if words(a) not in taken]
+        if free:
+            all_parts.append((vendor, free[0], kind, key, gpu, bridge, free[1:]))
     vendors = sorted(
         {p[0] for p in all_parts} | {g["vendor"] for g in gpus} | {s["vendor"] for s in systems}
     )

@@ -1,6 +1,11 @@
 """From a vendor's file to what the review reads: the quote summary, the vehicles and the
 problems its lines have (the review's ``quote_lines`` check words them as findings).
 
+The vehicles come from reading the bill of materials (``apps.quotes.reading``): each line's
+role from its structure, the configurator's nesting and whether sub-line quantities are per
+system or order totals. The catalog match of each line (``apps.quotes.matching``) names its
+part; a user's confirmed mapping or correction overrides the reading of its line.
+
 Pure (no ORM): the ``review_quote`` command, the upload service and the review service all call
 ``quote_intake``. The quote-line problems are the bookkeeper's checks, each with its arithmetic:
 "2 × 515,000.00 = 1,030,000.00 but the line says 515,000.00".
@@ -14,10 +19,17 @@ from decimal import Decimal
 from pydantic import BaseModel, Field
 
 from apps.catalog.snapshot import CatalogSnapshot
-from apps.quotes.assembly import AssemblyLine, lines_text, systems_assemble
+from apps.quotes.assembly import lines_text
 from apps.quotes.matching import LineMatch, PartRef, lines_match
 from apps.quotes.parsing import ParsedLine, ParsedQuote, parse_upload
-from apps.quotes.schemas import LineProblem, QuotedSystem, QuoteLineOut, QuoteSummary
+from apps.quotes.reading import BomReading, Row, bom_read
+from apps.quotes.schemas import (
+    LineCorrection,
+    LineProblem,
+    QuotedSystem,
+    QuoteLineOut,
+    QuoteSummary,
+)
 
 #: Findings listed one by one before the rest are summed up in one finding, so a 10,000-line
 #: quote of unknown cables does not bury the vehicle problems.
@@ -31,6 +43,10 @@ class QuoteIntake(BaseModel):
     systems: list[QuotedSystem] = Field(default_factory=list)
     line_problems: list[LineProblem] = Field(default_factory=list)
     matches: list[LineMatch] = Field(default_factory=list)  # one per parsed line
+    #: "per_system", "totals" or "none": how the quote's sub-line quantities were read.
+    child_quantities: str = "none"
+    #: (source row, role) of every data row, summary and banner rows included, in file order.
+    row_roles: list[tuple[int, str]] = Field(default_factory=list)
 
 
 def quote_intake(
@@ -40,11 +56,12 @@ def quote_intake(
     *,
     mappings: Mapping[str, PartRef] | None = None,
     delimiter: str | None = None,
+    corrections: Mapping[int, LineCorrection] | None = None,
 ) -> QuoteIntake:
-    """Parse, match and assemble a quote file. Raises ``QuoteParseError`` for a file we cannot
+    """Parse, match and read a quote file. Raises ``QuoteParseError`` for a file we cannot
     read (the message names the file, row and column)."""
     parsed = parse_upload(data, filename, delimiter=delimiter)
-    return quote_intake_parsed(parsed, catalog, mappings=mappings)
+    return quote_intake_parsed(parsed, catalog, mappings=mappings, corrections=corrections)
 
 
 def quote_intake_parsed(
@@ -52,28 +69,23 @@ def quote_intake_parsed(
     catalog: CatalogSnapshot,
     *,
     mappings: Mapping[str, PartRef] | None = None,
+    corrections: Mapping[int, LineCorrection] | None = None,
 ) -> QuoteIntake:
-    """Match and assemble an already parsed quote (the upload service parses first, to learn
-    the vendor whose confirmed mappings apply)."""
+    """Match and read an already parsed quote (the upload service parses first, to learn
+    the vendor whose confirmed mappings apply). ``corrections`` are the account team's, by
+    1-based line number, applied over the reading (a corrected line says ``corrected``)."""
     matches = lines_match(
         [(line.part_number, line.description) for line in parsed.lines],
         catalog,
         mappings=mappings,
     )
+    reading = bom_read(parsed, catalog, matches=matches, corrections=corrections)
+    rows_by_line = {row.line: row for row in reading.rows if row.line is not None}
     lines_out = [
-        _line_out(n, line, match)
+        _line_out(n, line, match, rows_by_line.get(n), reading)
         for n, (line, match) in enumerate(zip(parsed.lines, matches, strict=True), 1)
     ]
-    assembly = systems_assemble(
-        [
-            AssemblyLine(
-                line=out.line, quantity=out.quantity, unit_price=line.unit_price, match=match
-            )
-            for out, line, match in zip(lines_out, parsed.lines, matches, strict=True)
-        ],
-        catalog,
-    )
-    lines_sum = _lines_sum(parsed.lines)
+    lines_sum = _lines_sum(parsed.lines, lines_out)
     summary = QuoteSummary(
         vendor=parsed.vendor,
         quote_number=parsed.quote_number,
@@ -81,12 +93,14 @@ def quote_intake_parsed(
         total=parsed.stated_total if parsed.stated_total is not None else lines_sum,
         lines=lines_out,
         file=parsed.file_name,
+        reading=reading.text,
+        reading_confidence=reading.confidence,
     )
     problems = [
-        *_match_problems(parsed, lines_out, matches),
+        *_match_problems(parsed, lines_out, matches, rows_by_line),
         *_arithmetic_problems(parsed, lines_out),
-        *_total_problems(parsed, lines_sum),
-        *assembly.problems,
+        *_total_problems(parsed, lines_sum, lines_out, reading),
+        *reading.problems,
     ]
     problems.extend(
         LineProblem(severity="info", title="Read with a caveat", detail=w) for w in parsed.warnings
@@ -94,14 +108,37 @@ def quote_intake_parsed(
     return QuoteIntake(
         parsed=parsed,
         summary=summary,
-        systems=assembly.systems,
+        systems=reading.systems,
         line_problems=problems,
         matches=matches,
+        child_quantities=reading.child_quantities,
+        row_roles=[(row.source_row, row.role) for row in reading.rows],
     )
 
 
-def _line_out(number: int, line: ParsedLine, match: LineMatch) -> QuoteLineOut:
+_ROLE_KIND = {
+    "system": "system",
+    "chassis": "chassis",
+    "gpu_card": "gpu_card",
+    "gpu_board": "gpu_card",
+    "nvlink_bridge": "bridge",
+}
+
+
+def _line_out(
+    number: int, line: ParsedLine, match: LineMatch, row: Row | None, reading: BomReading
+) -> QuoteLineOut:
+    role = row.role if row is not None else "unknown"
+    kind = match.kind
+    if kind == "unknown" and row is not None and not row.guessed:
+        kind = _ROLE_KIND.get(role, "other")  # type: ignore[assignment]
+    parent = None
+    if row is not None and row.parent is not None:
+        parent = reading.rows[row.parent].line
     return QuoteLineOut(
+        role=role,
+        parent=parent,
+        corrected=row.corrected if row is not None else False,
         line=number,
         part_number=line.part_number,
         description=line.description,
@@ -110,7 +147,7 @@ def _line_out(number: int, line: ParsedLine, match: LineMatch) -> QuoteLineOut:
         extended_price=line.extended_price,
         sku=match.sku,
         match=match.match,
-        kind=match.kind,
+        kind=kind,
         match_score=match.score,
         source_row=line.source_row,
     )
@@ -131,8 +168,20 @@ def _line_amount(line: ParsedLine) -> Decimal | None:
     return None
 
 
-def _lines_sum(lines: list[ParsedLine]) -> Decimal | None:
-    amounts = [a for a in map(_line_amount, lines) if a is not None]
+#: Lines that state money about the quote rather than items on it: never counted as items.
+MONEY_ROLES = frozenset({"subtotal", "total", "tax"})
+
+
+def _lines_sum(lines: list[ParsedLine], out: list[QuoteLineOut]) -> Decimal | None:
+    """The items' amounts, discounts and freight lines included; subtotal, total and tax
+    lines (and a freight amount with no quantity, which sits beside the subtotal) left out."""
+    amounts = [
+        a
+        for line, o in zip(lines, out, strict=True)
+        if o.role not in MONEY_ROLES
+        and not (o.role == "freight" and o.quantity is None)
+        and (a := _line_amount(line)) is not None
+    ]
     return sum(amounts, Decimal(0)) if amounts else None
 
 
@@ -162,14 +211,24 @@ def _where(line: QuoteLineOut) -> str:
 
 
 def _match_problems(
-    parsed: ParsedQuote, lines: list[QuoteLineOut], matches: list[LineMatch]
+    parsed: ParsedQuote,
+    lines: list[QuoteLineOut],
+    matches: list[LineMatch],
+    rows: Mapping[int, Row],
 ) -> list[LineProblem]:
+    """Lines the reading could not place: not in the catalog, several parts, or matched only
+    by similarity. A line whose role its structure decided ("ProSupport 3yr" is a service,
+    "64GB RDIMM" a component) is known even when the catalog has no part for it."""
     unmatched: list[LineProblem] = []
     ambiguous: list[LineProblem] = []
     fuzzy: list[LineProblem] = []
     errors: list[LineProblem] = []
     for out, line, match in zip(lines, parsed.lines, matches, strict=True):
         metrics = {"line": out.line, "row": out.source_row, "part_number": out.part_number}
+        row = rows.get(out.line)
+        placed = row is not None and not row.guessed and not (
+            row.role == "unknown" or (row.role in ("gpu_card", "gpu_board") and row.gpu is None)
+        )
         if line.errors:
             errors.append(
                 LineProblem(
@@ -180,6 +239,10 @@ def _match_problems(
                     lever="Fix the cell in the quote and upload it again.",
                 )
             )
+        if placed and match.match != "ambiguous":
+            continue
+        if placed and row is not None and (row.role != "system" or row.spec_key):
+            continue
         if match.match == "none" and match.kind == "unknown":
             unmatched.append(
                 LineProblem(
@@ -253,29 +316,102 @@ def _arithmetic_problems(parsed: ParsedQuote, lines: list[QuoteLineOut]) -> list
     return _capped(problems, "lines that do not add up")
 
 
-def _total_problems(parsed: ParsedQuote, lines_sum: Decimal | None) -> list[LineProblem]:
-    """The lines against the stated subtotal (or the total, less tax when the quote states
-    tax). Rounding of a cent per line is allowed."""
+def _money_lines(
+    parsed: ParsedQuote, out: list[QuoteLineOut]
+) -> tuple[Decimal | None, Decimal | None, Decimal | None]:
+    """Subtotal, tax and charges the quote states, from its summary rows and from money
+    lines inside the grid ("zzgl. 19 % MwSt.", "Crating and air-ride freight")."""
+    subtotal, tax, charges = parsed.stated_subtotal, parsed.stated_tax, parsed.stated_charges
+    for line in out:
+        amount = line.extended_price if line.extended_price is not None else line.unit_price
+        if amount is None or line.quantity is not None:
+            continue
+        if line.role == "tax":
+            tax = (tax or Decimal(0)) + amount
+        elif line.role == "freight":
+            charges = (charges or Decimal(0)) + amount
+        elif line.role == "subtotal" and subtotal is None and parsed.stated_total is not None:
+            subtotal = amount if amount != parsed.stated_total else None
+    return subtotal, tax, charges
+
+
+def _total_problems(
+    parsed: ParsedQuote,
+    lines_sum: Decimal | None,
+    out: list[QuoteLineOut],
+    reading: BomReading,
+) -> list[LineProblem]:
+    """The lines against the stated subtotal (or the total, less tax and freight when the
+    quote states them), then subtotal + tax + freight against the total. A quote priced per
+    system ("Price per system", then × 2) adds up when the lines × the systems do. Rounding of
+    a cent per line is allowed."""
     if lines_sum is None:
         return []
     tolerance = max(CENT, CENT * len(parsed.lines) / 2)
-    if parsed.stated_subtotal is not None:
-        stated, label, compared = parsed.stated_subtotal, "subtotal", lines_sum
+    subtotal, tax, charges = _money_lines(parsed, out)
+    multipliers = {1} | {
+        r.quantity
+        for r in reading.readings
+        if r.child_quantities == "per_system" and r.quantity > 1 and not r.row.priced
+    } | {
+        r.quantity
+        for r in reading.readings
+        if r.child_quantities == "per_system"
+        and r.quantity > 1
+        and r.row.quantity is not None
+        and r.row.quantity < r.quantity
+    }
+    problems: list[LineProblem] = []
+    if subtotal is not None:
+        stated, label, compared = subtotal, "subtotal", lines_sum
     elif parsed.stated_total is not None:
-        tax = parsed.stated_tax or Decimal(0)
-        stated, label, compared = parsed.stated_total, "total", lines_sum + tax
+        extra = (tax or Decimal(0)) + (charges or Decimal(0))
+        stated, label, compared = parsed.stated_total, "total", lines_sum + extra
     else:
         return []
+    if (
+        subtotal is not None
+        and parsed.stated_total is not None
+        and (tax is not None or charges is not None)
+    ):
+        # Subtotal + tax + freight = total: 1,809,500 + 0 + 4,250 = 1,813,750.
+        expected = subtotal + (tax or Decimal(0)) + (charges or Decimal(0))
+        gap = parsed.stated_total - expected
+        if abs(gap) > tolerance and all(
+            abs(parsed.stated_total - expected * m) > tolerance for m in multipliers
+        ):
+            cur = parsed.currency
+            problems.append(
+                LineProblem(
+                    severity="warning",
+                    title="The subtotal, tax and freight don't add up to the total",
+                    detail=f"{money(subtotal, cur)} subtotal + {money(tax or Decimal(0), cur)} "
+                    f"tax + {money(charges or Decimal(0), cur)} freight = "
+                    f"{money(expected, cur)}, but the quote states a total of "
+                    f"{money(parsed.stated_total, cur)} (off by {money(gap, cur)}).",
+                    metrics={
+                        "subtotal": str(subtotal),
+                        "tax": str(tax or Decimal(0)),
+                        "charges": str(charges or Decimal(0)),
+                        "stated": str(parsed.stated_total),
+                        "difference": str(gap),
+                    },
+                    formula="subtotal + tax + freight = total",
+                    lever="Ask the vendor to correct the total.",
+                )
+            )
     off = stated - compared
-    if abs(off) <= tolerance:
-        return []
+    # Priced per system: (lines × systems) + tax and freight = stated.
+    if any(
+        abs(stated - (lines_sum * m + (compared - lines_sum))) <= tolerance for m in multipliers
+    ):
+        return problems
     cur = parsed.currency
-    tax_text = (
-        f" plus {money(parsed.stated_tax, cur)} tax"
-        if label == "total" and parsed.stated_tax
-        else ""
-    )
+    tax_text = f" plus {money(tax, cur)} tax" if label == "total" and tax else ""
+    if label == "total" and charges:
+        tax_text += f" plus {money(charges, cur)} freight"
     return [
+        *problems,
         LineProblem(
             severity="warning",
             title=f"The lines don't add up to the stated {label}",

@@ -34,7 +34,7 @@ from decimal import Decimal
 from typing import Literal
 
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
-from apps.quotes.matching import match_index
+from apps.quotes.matching import LineMatch, match_index
 from apps.quotes.parsing.schemas import ParsedLine, ParsedQuote, SkippedRow
 from apps.quotes.schemas import LineCorrection, LineProblem, LineRole, QuotedSystem
 from apps.words import VEHICLES
@@ -192,6 +192,7 @@ class Row:
     bridge_ways: int | None = None
     head_category: str = ""
     corrected: bool = False
+    spec_key: str | None = None  # the catalog system a confirmed or exact match names
 
     @property
     def priced(self) -> bool:
@@ -329,7 +330,7 @@ def _text_category(text: str) -> str:
     for word in (_stem(w) for w in _words(text)):
         if word in _RACK_WORDS or word in _ACCESSORY_WORDS:
             return "accessory"
-        if word in _COMPONENT_WORDS:
+        if word in _COMPONENT_WORDS or word in ("titanium", "platinum", "hot-plug"):
             return "component"
     return ""
 
@@ -460,6 +461,34 @@ def _money_role(row: Row) -> LineRole:
     return "subtotal"
 
 
+def _match_pass(row: Row, match: LineMatch | None) -> None:
+    """What the catalog says about a line the structure left open: an exact part number or a
+    mapping the user confirmed for this vendor ("GPU-ACCEL-48" is the L40S). A confirmed
+    mapping decides; an exact or alias match only fills a guess."""
+    if match is None or match.part is None or match.match in ("none", "ambiguous", "fuzzy"):
+        return
+    confirmed = match.reason == "confirmed for this vendor"
+    part = match.part
+    if part.kind in ("system", "chassis") and part.system:
+        row.spec_key = part.system
+    if not (confirmed or row.guessed):
+        if part.kind == "gpu_card" and part.gpu and row.role == "gpu_card" and row.gpu is None:
+            row.gpu = GpuMention(key=part.gpu)
+        return
+    if part.kind == "gpu_card" and part.gpu:
+        row.role = "gpu_card"
+        row.gpu = GpuMention(key=part.gpu, count=row.gpu.count if row.gpu else None)
+    elif part.kind == "bridge" and part.bridge_gpus:
+        row.role, row.bridge_ways = "nvlink_bridge", part.bridge_gpus
+    elif part.kind == "system":
+        row.role = "system"
+    elif part.kind == "chassis":
+        row.role = "chassis"
+    else:
+        return
+    row.guessed = False
+
+
 def _first_pass(row: Row, families: _Families) -> None:
     """The role a line has on its own (before its position is known)."""
     if row.line is None:
@@ -528,6 +557,9 @@ def _first_pass(row: Row, families: _Families) -> None:
         row.gpu = gpu
         return
     if category == "board" and gpu is not None:
+        if gpu.count is None and re.search(r"\b(?:sled|tray)\b", head, re.IGNORECASE):
+            row.role, row.head_category = "chassis", "chassis"  # the carrier, not the GPUs
+            return
         row.role, row.gpu = "gpu_board", gpu
         gpu.board = True
         return
@@ -668,7 +700,10 @@ def _refine(rows: list[Row], families: _Families) -> None:
         elif row.role == "accessory" and parent is not None and parent.role == "system":
             if row.head_category in ("", "rack", "peripheral") or row.guessed:
                 row.role = "component"
-                row.guessed = False
+                # Included in the system's price or numbered under it: a part of it. A
+                # separately priced line we could not name stays a guess to confirm.
+                if not row.priced or row.number or row.indent:
+                    row.guessed = False
         elif row.role in ("gpu_card", "gpu_board") and parent is None:
             # A top-level line with a GPU and a system name the catalog knows is the system.
             if families.find(_head(row.text)) is not None and row.head_category not in (
@@ -783,7 +818,11 @@ def _read_system(
 ) -> tuple[SystemReading, list[LineProblem]]:
     problems: list[LineProblem] = []
     members = _members(rows, system)
-    spec = families.find(system.text) or families.find(system.part_number)
+    spec = (
+        catalog.system_by_key.get(system.spec_key or "")
+        or families.find(system.text)
+        or families.find(system.part_number)
+    )
     if spec is None:
         for m in members:
             if m.role == "chassis":
@@ -1024,14 +1063,18 @@ def bom_read(
     parsed: ParsedQuote,
     catalog: CatalogSnapshot,
     *,
+    matches: Sequence[LineMatch] | None = None,
     corrections: Mapping[int, LineCorrection] | None = None,
 ) -> BomReading:
-    """Read every row of a parsed quote (module doc); ``corrections`` (by 1-based line
-    number) override the reading of their lines."""
+    """Read every row of a parsed quote (module doc). ``matches`` are the catalog matches
+    of ``parsed.lines`` (one each); ``corrections`` (by 1-based line number) override the
+    reading of their lines."""
     families = _Families(catalog)
     rows = _rows_from(parsed)
     for row in rows:
         _first_pass(row, families)
+        if matches is not None and row.line is not None and row.line <= len(matches):
+            _match_pass(row, matches[row.line - 1])
     corrections = corrections or {}
     for row in rows:
         fix = corrections.get(row.line) if row.line is not None else None
@@ -1046,15 +1089,25 @@ def bom_read(
         fix = corrections.get(row.line) if row.line is not None else None
         if fix is not None and fix.role is not None:
             row.role, row.corrected = fix.role, True
+    for row in rows:
+        fix = corrections.get(row.line) if row.line is not None else None
+        if fix is not None and fix.gpu and row.role in ("gpu_card", "gpu_board"):
+            count = row.gpu.count if row.gpu else None
+            row.gpu = GpuMention(key=fix.gpu, count=count, board=row.role == "gpu_board")
+            row.corrected = True
+    _loose_cards_place(rows)
     problems: list[LineProblem] = []
     readings: list[SystemReading] = []
     for row in rows:
         if row.role != "system" or row.line is None:
             continue
-        fix = corrections.get(row.line)
         reading, found = _read_system(row, rows, catalog, families)
-        if fix is not None:
-            reading = _corrected(reading, fix, catalog)
+        for member in (row, *reading.members):
+            fix = corrections.get(member.line) if member.line is not None else None
+            if fix is not None and (fix.system or fix.gpus_per_system is not None or (
+                fix.gpu and member is row
+            )):
+                reading = _corrected(reading, fix, catalog)
         readings.append(reading)
         problems.extend(found)
     systems = [
@@ -1067,7 +1120,7 @@ def bom_read(
         child = next(iter(kinds))
     else:
         child = "totals" if "totals" in kinds else "per_system"
-    problems.extend(_loose_gpu_problems(rows))
+    problems.extend(_loose_gpu_problems(rows, catalog))
     text, confidence = _reading_words(rows, readings, problems)
     return BomReading(
         rows=rows,
@@ -1100,25 +1153,72 @@ def _corrected(
     return reading
 
 
-def _loose_gpu_problems(rows: list[Row]) -> list[LineProblem]:
-    """GPU cards or boards that sit in no system: engines without a vehicle."""
-    loose = [r for r in rows if r.role in ("gpu_card", "gpu_board") and r.parent is None]
-    loose = [r for r in loose if r.line is not None]
-    if not loose or any(r.role == "system" for r in rows):
-        return []
-    count = sum(r.quantity or 0 for r in loose)
-    lines = [r.line for r in loose if r.line is not None]
-    return [
-        LineProblem(
-            severity="warning",
-            title=f"{count} GPUs with no system",
-            detail=f"{_lines_text(lines).capitalize()}: {count} GPUs and no server or "
-            "workstation to put them in. Engines without a vehicle are left out of the review; "
-            "ask which systems they go into.",
-            metrics={"lines": lines, "gpus": count},
-            lever="Ask which servers the cards go into, or add the chassis to the quote.",
-        )
+def _loose_cards_place(rows: list[Row]) -> None:
+    """Cards and bridges listed beside the systems rather than under them (a flat quote, or
+    the cards before the chassis) go into the systems that carry no GPUs of their own, one GPU
+    model per system in quote order."""
+    loose = [
+        r
+        for r in rows
+        if r.line is not None and r.parent is None and r.role in ("gpu_card", "nvlink_bridge")
     ]
+    if not loose:
+        return
+    empty = []
+    for system in (r for r in rows if r.role == "system" and r.line is not None):
+        members = _members(rows, system)
+        carries = system.gpu is not None or any(
+            m.role in ("gpu_card", "gpu_board") for m in members
+        )
+        if not carries:
+            empty.append(system)
+    if not empty:
+        return
+    models: list[str] = []
+    for r in loose:
+        if r.role == "gpu_card" and r.gpu and r.gpu.key not in models:
+            models.append(r.gpu.key)
+    for r in loose:
+        if r.role == "gpu_card" and r.gpu:
+            position = models.index(r.gpu.key)
+            target = empty[position] if position < len(empty) else None
+        else:
+            target = empty[0]
+        if target is not None:
+            r.parent = target.index
+
+
+def _loose_gpu_problems(rows: list[Row], catalog: CatalogSnapshot) -> list[LineProblem]:
+    """GPU cards or boards that sit in no system: engines without a vehicle. A warning, not
+    critical: a cards-only quote is often an upgrade for servers already in the rack."""
+    loose = [
+        r
+        for r in rows
+        if r.role in ("gpu_card", "gpu_board") and r.parent is None and r.line is not None
+    ]
+    pools: dict[str, list[Row]] = {}
+    for r in loose:
+        pools.setdefault(r.gpu.key if r.gpu else "", []).append(r)
+    problems = []
+    for key, pool in pools.items():
+        gpu = catalog.gpu_by_key.get(key)
+        count = sum((r.quantity or 0) * (r.gpu.count if r.gpu and r.gpu.count else 1)
+                    for r in pool)
+        lines = [r.line for r in pool if r.line is not None]
+        model = gpu.model if gpu else "GPU"
+        name = gpu.name if gpu else "GPU"
+        problems.append(
+            LineProblem(
+                severity="warning",
+                title=f"{count} × {model} with no chassis",
+                detail=f"{_lines_text(lines).capitalize()}: {count} × {name} cards and no "
+                "server to put them in. Engines without a vehicle are left out of the review; "
+                "ask which servers they go into.",
+                metrics={"lines": lines, "gpus": count},
+                lever="Ask which servers the cards go into, or add the chassis to the quote.",
+            )
+        )
+    return problems
 
 
 def _lines_text(lines: Sequence[int]) -> str:
