@@ -606,10 +606,12 @@ def family_from_row(row: dict[str, str]) -> tuple[dict, list[str]]:
     put_loose(system, figures, "power_typical_kw", row["power_max_kw"], top=False)
     put_loose(system, figures, "base_power_kw", row["base_power_kw"])
     if fixed_gpu:
-        system["gpu_count"] = system.get("gpu_slots") or 1
-        system["nvlink_domain_gpus"] = (
-            system["gpu_count"] if row["form_factor"] == "rack_nvl72" else 1
-        )
+        # A fixed configuration (an NVL72 rack, a GB10 desktop) is read with the GPUs it
+        # always carries, but it stays a family (gpu None): it is matched on quotes, not
+        # offered by the recommendation, which weighs only the catalog's priced systems.
+        system["gpu"] = None
+        slots = system.get("gpu_slots") or 1
+        system["nvlink_domain_gpus"] = slots if row["form_factor"] == "rack_nvl72" else 1
     elif row["gpu_kind"] == "sxm_board":
         system["nvlink_domain_gpus"] = 1  # the board the quote states sets the domain
     system["figures"] = figures
@@ -726,7 +728,7 @@ def build(reference: Path) -> dict:
         else:
             systems.append(family)
             by_key[family["key"]] = family
-        kind = "system" if family["gpu"] else "chassis"
+        kind = "chassis"
         if existing is not None:
             kind = "system" if existing.get("gpu") else "chassis"
         family_parts.append(

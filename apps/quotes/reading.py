@@ -897,6 +897,13 @@ def _read_system(
             domain = spec.nvlink_domain_gpus if spec and spec.nvlink_domain_gpus > 1 else gpus
     elif spec is not None and spec.gpu:
         gpu_key, gpus, domain = spec.gpu, spec.gpu_count, spec.nvlink_domain_gpus
+    elif spec is not None and spec.gpu_kind == "fixed" and spec.supported_gpus:
+        # A fixed configuration the quote does not spell out: the family's own GPUs.
+        fixed = gpu_mention(spec.supported_gpus[0].lstrip("~"))
+        if fixed is not None:
+            gpu_key = fixed.key
+            gpus = spec.max_gpus or 1
+            domain = spec.nvlink_domain_gpus
     gpu = _gpu_spec(gpu_key, catalog, form) if gpu_key else None
     if gpu_key and gpu is None:
         problems.append(
@@ -992,8 +999,11 @@ def _quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
     sources: dict[str, str] = {"gpu": "quote" if gpu is not None else "none"}
     n = reading.gpus_per_system
     power = typical = None
-    same_as_spec = spec is not None and gpu is not None and spec.gpu == gpu.key and (
-        spec.gpu_count == n
+    same_as_spec = (
+        spec is not None
+        and gpu is not None
+        and (spec.gpu == gpu.key or (spec.gpu is None and spec.gpu_kind == "fixed"))
+        and (spec.gpu_count == n or spec.max_gpus == n)
     )
     if spec is not None and spec.power_max_kw is not None and (same_as_spec or gpu is None):
         power, typical = spec.power_max_kw, spec.power_typical_kw
@@ -1026,9 +1036,13 @@ def _quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
     unit_price = row.unit_price
     if unit_price is None and row.extended_price is not None and reading.quantity:
         unit_price = row.extended_price / reading.quantity
+    # A catalog system with the GPUs it always carries keeps its name ("NVIDIA DGX B200");
+    # a chassis with the GPUs the quote puts in it says them.
+    if gpu is not None and not (same_as_spec and spec is not None and spec.gpu is not None):
+        name = f"{name} with {n} × {gpu.model}"
     return QuotedSystem(
         sku=key,
-        name=name if gpu is None else f"{name} with {n} × {gpu.model}",
+        name=name,
         form_factor=form_factor,
         quantity=reading.quantity,
         gpu=gpu.model if gpu else None,
