@@ -86,11 +86,12 @@ def quote_intake_parsed(
         for n, (line, match) in enumerate(zip(parsed.lines, matches, strict=True), 1)
     ]
     lines_sum = _lines_sum(parsed.lines, lines_out)
+    stated_total = _stated_total(parsed, lines_out)
     summary = QuoteSummary(
         vendor=parsed.vendor,
         quote_number=parsed.quote_number,
         currency=parsed.currency or "USD",
-        total=parsed.stated_total if parsed.stated_total is not None else lines_sum,
+        total=stated_total if stated_total is not None else lines_sum,
         lines=lines_out,
         file=parsed.file_name,
         reading=reading.text,
@@ -229,12 +230,19 @@ def _match_problems(
         placed = row is not None and not row.guessed and not (
             row.role == "unknown" or (row.role in ("gpu_card", "gpu_board") and row.gpu is None)
         )
-        if line.errors:
+        money_line = out.role in MONEY_ROLES or (
+            out.role in ("freight", "note") and out.quantity is None
+        ) or (row is not None and row.head_category == "multiplier")
+        # A money row's label sits where the grid has a price or a part number ("Product
+        # Total" in the unit-price column): only an unreadable amount is worth a word.
+        has_amount = out.extended_price is not None or out.unit_price is not None
+        line_errors = [] if money_line and has_amount else list(line.errors)
+        if line_errors:
             errors.append(
                 LineProblem(
                     severity="warning",
                     title=f"Line {out.line} could not be read completely",
-                    detail=f"{_where(out)}: {'; '.join(line.errors)}.",
+                    detail=f"{_where(out)}: {'; '.join(line_errors)}.",
                     metrics=metrics,
                     lever="Fix the cell in the quote and upload it again.",
                 )
@@ -316,12 +324,37 @@ def _arithmetic_problems(parsed: ParsedQuote, lines: list[QuoteLineOut]) -> list
     return _capped(problems, "lines that do not add up")
 
 
+def _stated_total(parsed: ParsedQuote, out: list[QuoteLineOut]) -> Decimal | None:
+    """The grand total the quote states: its total row, or a total line inside the grid
+    ("Configuration Total (3 units)") when the summary rows state none."""
+    if parsed.stated_total is not None:
+        return parsed.stated_total
+    totals = [
+        line.extended_price if line.extended_price is not None else line.unit_price
+        for line in out
+        if line.role == "total"
+    ]
+    totals = [t for t in totals if t is not None]
+    return totals[-1] if totals else None
+
+
 def _money_lines(
     parsed: ParsedQuote, out: list[QuoteLineOut]
 ) -> tuple[Decimal | None, Decimal | None, Decimal | None]:
     """Subtotal, tax and charges the quote states, from its summary rows and from money
     lines inside the grid ("zzgl. 19 % MwSt.", "Crating and air-ride freight")."""
     subtotal, tax, charges = parsed.stated_subtotal, parsed.stated_tax, parsed.stated_charges
+    partial = [
+        amount
+        for line in out
+        if line.role == "subtotal"
+        and line.quantity is None
+        and (amount := line.extended_price if line.extended_price is not None else line.unit_price)
+        is not None
+    ]
+    if subtotal is None and len(partial) > 1 and sum(partial) == parsed.stated_total:
+        # Cisco's Product, Service and Subscription totals: parts of the total, not a subtotal.
+        subtotal = sum(partial, Decimal(0))
     for line in out:
         amount = line.extended_price if line.extended_price is not None else line.unit_price
         if amount is None or line.quantity is not None:

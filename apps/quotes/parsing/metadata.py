@@ -21,11 +21,14 @@ _META_LABELS: dict[str, tuple[str, ...]] = {
         "quote", "quote number", "quote no", "quote id", "quotation", "quotation number",
         "quotation no", "quote ref", "reference number", "deal id", "angebot", "angebotsnummer",
         "angebots nr", "angebot nr", "devis", "devis n", "numero de devis", "cotizacion",
-        "numero de cotizacion", "presupuesto", "offerte",
+        "numero de cotizacion", "presupuesto", "offerte", "quote reference", "estimate id",
+        "estimate number", "estimate", "equote number", "equote", "quotation reference",
+        "proposal number", "quote ref no",
     ),
     "quote_date": (
         "date", "quote date", "quotation date", "issued", "issue date", "datum", "angebotsdatum",
-        "date du devis", "fecha", "fecha de cotizacion",
+        "date du devis", "fecha", "fecha de cotizacion", "created", "created on",
+        "date created", "quote created", "estimate date",
     ),
     "vendor": (
         "vendor", "supplier", "seller", "from", "reseller", "lieferant", "anbieter", "verkaufer",
@@ -64,6 +67,36 @@ _LABEL_NUMBER = re.compile(
 )
 
 
+#: A quote number: one token with a digit ("3000204918", "EST-55120934", "QB-2026-118274").
+_QUOTE_ID = re.compile(r"^(?=[^\s]*\d)[A-Za-z0-9][A-Za-z0-9./_-]{2,40}$")
+_QUOTE_TITLE = re.compile(r"\b(?:quote|quotation|estimate|proposal)$", re.IGNORECASE)
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may",),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ),
+        1,
+    )
+    for name in names
+}
+_NAMED_DATES = (
+    re.compile(r"^(?P<d>\d{1,2})[- ](?P<m>[A-Za-z]{3,9})\.?[- ,]+(?P<y>\d{4})$"),
+    re.compile(r"^(?P<m>[A-Za-z]{3,9})\.? (?P<d>\d{1,2}),? (?P<y>\d{4})$"),
+)
+
+
 def vendor_known(text: str) -> str | None:
     """The vendor a title names first, spelled our way: "Dell Technologies" → "Dell",
     "CDW quote for NVIDIA DGX Spark" → "CDW"; None for a vendor we don't know."""
@@ -97,6 +130,12 @@ def metadata_read(rows: Sequence[Sequence[str]]) -> dict[str, str]:
             if not (field and value):
                 field = _label_field(cell)
                 value = cells[position + 1] if field and position + 1 < len(cells) else ""
+            if not field and position + 1 < len(cells) and _QUOTE_TITLE.search(cell):
+                # "Supermicro Solutions Quote | NSC-26-03318": a title naming the quote, then
+                # its number.
+                field, value = "quote_number", cells[position + 1]
+            if field == "quote_number" and not _QUOTE_ID.match(value):
+                continue  # "Deal ID: NA", "Quote | Data science refresh": not a number
             if field and value and _label_field(value) is None and field not in found:
                 found[field] = value[:120]
             if not mentioned_vendor:
@@ -128,6 +167,14 @@ def date_normalize(text: str, *, day_first: bool = False) -> str:
     file writes decimal commas (a European quote), month-first otherwise. Text we cannot read
     as a date is kept as written."""
     text = text.strip()
+    for named in _NAMED_DATES:  # "08-Jun-2026", "June 16, 2026": no order to guess
+        found = named.match(text)
+        month = _MONTHS.get(found.group("m").casefold()) if found else None
+        if found and month:
+            try:
+                return date(int(found.group("y")), month, int(found.group("d"))).isoformat()
+            except ValueError:
+                return text
     for pattern, order in _DATE_PATTERNS:
         match = pattern.match(text)
         if not match:

@@ -21,6 +21,7 @@ from apps.quotes.parsing.archive import archive_inspect
 from apps.quotes.parsing.cells import Cell, NumberedRow, cell_text
 from apps.quotes.parsing.errors import QuoteParseError
 from apps.quotes.parsing.headers import header_map, is_header
+from apps.quotes.parsing.metadata import date_normalize, metadata_read
 from apps.quotes.parsing.schemas import DetectedType, ParsedQuote
 from apps.quotes.parsing.table import (
     HEADER_SCAN_ROWS,
@@ -127,7 +128,9 @@ def xlsx_parse(
             sheet=meta.name,
             warnings=[f"read sheet {meta.name!r}"] if meta is not ordered[0] else [],
         )
-        return quote_from_rows(rows, opts)
+        parsed = quote_from_rows(rows, opts)
+        _metadata_from_other_sheets(parsed, workbook, [m.name for m in ordered if m is not meta])
+        return parsed
     if damaged and len(damaged) == len(ordered):
         raise QuoteParseError(
             f"not a valid {kind.upper()}: sheet {damaged[0]!r} could not be read", file=file_name
@@ -141,3 +144,35 @@ def xlsx_parse(
         "'Description', 'Qty', 'Unit Price'",
         file=file_name,
     )
+
+
+#: Rows of a summary sheet read for the title block ("Quote Summary": quote number, date).
+SUMMARY_SHEET_ROWS = 30
+
+
+def _metadata_from_other_sheets(
+    parsed: ParsedQuote, workbook: python_calamine.CalamineWorkbook, names: list[str]
+) -> None:
+    """Fill the quote number, date, vendor and currency the line-item sheet does not state
+    from the workbook's other sheets (HPE QuoteBuilder keeps the quote number on "Quote
+    Summary"). What the line-item sheet states wins."""
+    for name in names:
+        if parsed.quote_number and parsed.quote_date and parsed.vendor:
+            return
+        try:
+            sheet = workbook.get_sheet_by_name(name)
+            rows = [
+                [cell_text(cell) for cell in row]
+                for _n, row in zip(range(SUMMARY_SHEET_ROWS), sheet.iter_rows(), strict=False)
+            ]
+        except (QuoteParseError, *_FATAL):
+            raise
+        except BaseException:
+            continue
+        meta = metadata_read(rows)
+        if not parsed.quote_number and meta.get("quote_number"):
+            parsed.quote_number = meta["quote_number"]
+        if not parsed.quote_date and meta.get("quote_date"):
+            parsed.quote_date = date_normalize(meta["quote_date"])
+        if not parsed.vendor and meta.get("vendor"):
+            parsed.vendor = meta["vendor"]
