@@ -251,13 +251,14 @@ def gpu_mention(text: str) -> GpuMention | None:
         return None
     count: int | None = None
     superchip = _SUPERCHIP.search(text)
+    explicit = _COUNT_GPUS.search(text)
+    if superchip and not explicit:
+        count = 2 * int(superchip.group(1))  # a GB200 superchip carries two GPUs
     for regex in (_COUNT_GPUS, _COUNT_BEFORE, _COUNT_DASH, _COUNT_AFTER):
-        found = regex.search(text)
+        found = regex.search(text) if count is None else None
         if found:
             count = int(found.group(1))
             break
-    if count is None and superchip:
-        count = 2 * int(superchip.group(1))
     board = bool(re.search(r"\bhgx\b|\bsxm\d?\b|baseboard|\bgpu board\b|gpu tray|compute tray",
                            text, re.IGNORECASE))
     return GpuMention(key=key, count=count if count and count > 0 else None, board=board)
@@ -597,8 +598,10 @@ def _nest(rows: list[Row]) -> None:
     current_system: int | None = None
     current_top: int | None = None
     for row in rows:
-        if row.line is None and row.role in ("subtotal", "total", "tax", "freight"):
-            current_system = None
+        if row.role in ("subtotal", "total", "tax") or row.head_category == "multiplier" or (
+            row.line is None and row.role == "freight"
+        ):
+            current_system = None  # the totals block ends the configuration
             continue
         number = row.number
         parent: int | None = None
@@ -1064,7 +1067,7 @@ def _quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
 
 def _system_name(text: str, spec: SystemSpec | None) -> str:
     if spec is not None:
-        return spec.name
+        return spec.name.split(" (")[0]
     head = _head(text)
     return head[:80]
 
@@ -1093,7 +1096,7 @@ def bom_read(
     for row in rows:
         fix = corrections.get(row.line) if row.line is not None else None
         if fix is not None and fix.role is not None:
-            row.role, row.corrected = fix.role, True
+            row.role, row.corrected, row.guessed = fix.role, True, False
     totals = [r for r in rows if r.role == "total"]
     for row in totals[:-1]:  # "Net Total" above "Total inc. VAT": only the last is the total
         row.role = "subtotal"
@@ -1102,7 +1105,7 @@ def bom_read(
     for row in rows:  # a correction wins over position too
         fix = corrections.get(row.line) if row.line is not None else None
         if fix is not None and fix.role is not None:
-            row.role, row.corrected = fix.role, True
+            row.role, row.corrected, row.guessed = fix.role, True, False
     for row in rows:
         fix = corrections.get(row.line) if row.line is not None else None
         if fix is not None and fix.gpu and row.role in ("gpu_card", "gpu_board"):
