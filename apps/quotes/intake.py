@@ -227,12 +227,18 @@ def _match_problems(
     for out, line, match in zip(lines, parsed.lines, matches, strict=True):
         metrics = {"line": out.line, "row": out.source_row, "part_number": out.part_number}
         row = rows.get(out.line)
-        placed = row is not None and not row.guessed and not (
-            row.role == "unknown" or (row.role in ("gpu_card", "gpu_board") and row.gpu is None)
+        placed = (
+            row is not None
+            and not row.guessed
+            and not (
+                row.role == "unknown" or (row.role in ("gpu_card", "gpu_board") and row.gpu is None)
+            )
         )
-        money_line = out.role in MONEY_ROLES or (
-            out.role in ("freight", "note") and out.quantity is None
-        ) or (row is not None and row.head_category == "multiplier")
+        money_line = (
+            out.role in MONEY_ROLES
+            or (out.role in ("freight", "note") and out.quantity is None)
+            or (row is not None and row.head_category == "multiplier")
+        )
         # A money row's label sits where the grid has a price or a part number ("Product
         # Total" in the unit-price column): only an unreadable amount is worth a word.
         has_amount = out.extended_price is not None or out.unit_price is not None
@@ -382,18 +388,22 @@ def _total_problems(
         return []
     tolerance = max(CENT, CENT * len(parsed.lines) / 2)
     subtotal, tax, charges = _money_lines(parsed, out)
-    multipliers = {1} | {
-        r.quantity
-        for r in reading.readings
-        if r.child_quantities == "per_system" and r.quantity > 1 and not r.row.priced
-    } | {
-        r.quantity
-        for r in reading.readings
-        if r.child_quantities == "per_system"
-        and r.quantity > 1
-        and r.row.quantity is not None
-        and r.row.quantity < r.quantity
-    }
+    multipliers = (
+        {1}
+        | {
+            r.quantity
+            for r in reading.readings
+            if r.child_quantities == "per_system" and r.quantity > 1 and not r.row.priced
+        }
+        | {
+            r.quantity
+            for r in reading.readings
+            if r.child_quantities == "per_system"
+            and r.quantity > 1
+            and r.row.quantity is not None
+            and r.row.quantity < r.quantity
+        }
+    )
     problems: list[LineProblem] = []
     if subtotal is not None:
         stated, label, compared = subtotal, "subtotal", lines_sum
@@ -453,5 +463,5 @@ def _total_problems(
             metrics={"lines_sum": str(lines_sum), "stated": str(stated), "difference": str(off)},
             formula="Σ extended prices = stated " + label,
             lever="Ask the vendor to correct the total or the lines.",
-        )
+        ),
     ]

@@ -40,6 +40,7 @@ from apps.quotes.schemas import LineCorrection, LineProblem, LineRole, QuotedSys
 from apps.words import VEHICLES
 
 ChildQuantities = Literal["per_system", "totals", "none"]
+Decision = Literal["per_system", "totals", "none", "ambiguous"]
 
 #: Power a GPU server draws beside its GPUs when the catalog does not know the chassis: CPUs,
 #: memory, NICs, fans (an estimate, marked unverified).
@@ -52,39 +53,194 @@ DEFAULT_MAX_GPUS = 10
 # word backwards and the first word in a category decides (see ``_head_category``).
 
 _SERVICE_WORDS = frozenset(
-    """support prosupport prodeploy deploy deployment warranty warranties care carepack
-    applecare service services svc installation install startup renewal renewals subscription
-    subscriptions coverage replacement maintenance engineer residency training consulting
-    sanitization relocation premier essential essentials commissioning labeling labelling
-    integration validation burn entitlement saas license licence licenses rma check
-    bring labor labour onsite garantie garantieerweiterung wartung inbetriebnahme
-    einweisung""".split()
+    [
+        "support",
+        "prosupport",
+        "prodeploy",
+        "deploy",
+        "deployment",
+        "warranty",
+        "warranties",
+        "care",
+        "carepack",
+        "applecare",
+        "service",
+        "services",
+        "svc",
+        "installation",
+        "install",
+        "startup",
+        "renewal",
+        "renewals",
+        "subscription",
+        "subscriptions",
+        "coverage",
+        "replacement",
+        "maintenance",
+        "engineer",
+        "residency",
+        "training",
+        "consulting",
+        "sanitization",
+        "relocation",
+        "premier",
+        "essential",
+        "essentials",
+        "commissioning",
+        "labeling",
+        "labelling",
+        "integration",
+        "validation",
+        "burn",
+        "entitlement",
+        "saas",
+        "license",
+        "licence",
+        "licenses",
+        "rma",
+        "check",
+        "bring",
+        "labor",
+        "labour",
+        "onsite",
+        "garantie",
+        "garantieerweiterung",
+        "wartung",
+        "inbetriebnahme",
+        "einweisung",
+    ]
 )
 _SERVICE_PHRASES = ("keep your", "ai enterprise", "health check", "tech care", "burn-in")
 #: Management controllers, OS preloads: part of the system even when called a licence.
-_MANAGEMENT_WORDS = frozenset("ilo idrac xclarity bmc windows ubuntu linux rhel".split())
+_MANAGEMENT_WORDS = frozenset(
+    ["ilo", "idrac", "xclarity", "bmc", "windows", "ubuntu", "linux", "rhel"]
+)
 _FREIGHT_WORDS = frozenset(
-    "shipping freight delivery handling crating fracht versand lieferung".split()
+    ["shipping", "freight", "delivery", "handling", "crating", "fracht", "versand", "lieferung"]
 )
 _SYSTEM_WORDS = frozenset(
-    """server servers superserver workstation workstations system systems laptop notebook
-    macbook node solution cto configure-to-order dgx""".split()
+    [
+        "server",
+        "servers",
+        "superserver",
+        "workstation",
+        "workstations",
+        "system",
+        "systems",
+        "laptop",
+        "notebook",
+        "macbook",
+        "node",
+        "solution",
+        "cto",
+        "configure-to-order",
+        "dgx",
+    ]
 )
-_CHASSIS_WORDS = frozenset("chassis barebone base enclosure".split())
-_BOARD_WORDS = frozenset("baseboard board tray sled".split())
-_CARD_WORDS = frozenset("gpu accelerator graphics edition card".split())
-_RACK_WORDS = frozenset("rack cabinet".split())
+_CHASSIS_WORDS = frozenset(["chassis", "barebone", "base", "enclosure"])
+_BOARD_WORDS = frozenset(["baseboard", "board", "tray", "sled"])
+_CARD_WORDS = frozenset(["gpu", "accelerator", "graphics", "edition", "card"])
+_RACK_WORDS = frozenset(["rack", "cabinet"])
 _ACCESSORY_WORDS = frozenset(
-    """cable cables cord cords transceiver transceivers optic optics dac aoc dock docks
-    backpack bag case pdu pdus cdu panel spare spares monitor keyboard mouse hoses""".split()
+    [
+        "cable",
+        "cables",
+        "cord",
+        "cords",
+        "transceiver",
+        "transceivers",
+        "optic",
+        "optics",
+        "dac",
+        "aoc",
+        "dock",
+        "docks",
+        "backpack",
+        "bag",
+        "case",
+        "pdu",
+        "pdus",
+        "cdu",
+        "panel",
+        "spare",
+        "spares",
+        "monitor",
+        "keyboard",
+        "mouse",
+        "hoses",
+    ]
 )
 _COMPONENT_WORDS = frozenset(
-    """processor processors cpu cpus xeon epyc threadripper ryzen core memory rdimm rdimms
-    dimm dimms ram lpcamm2 ssd ssds nvme drive drives hdd storage adapter adapters nic nics
-    supernic dpu connectx bluefield ocp psu psus supply supplies netzteil rail rails heatsink
-    heatsinks fan fans riser risers plate plates manifold loop tpm module bezel motherboard
-    windows ubuntu linux rhel os display oled raid boot controller enablement cooler switch
-    shelf kit""".split()
+    [
+        "processor",
+        "processors",
+        "cpu",
+        "cpus",
+        "xeon",
+        "epyc",
+        "threadripper",
+        "ryzen",
+        "core",
+        "memory",
+        "rdimm",
+        "rdimms",
+        "dimm",
+        "dimms",
+        "ram",
+        "lpcamm2",
+        "ssd",
+        "ssds",
+        "nvme",
+        "drive",
+        "drives",
+        "hdd",
+        "storage",
+        "adapter",
+        "adapters",
+        "nic",
+        "nics",
+        "supernic",
+        "dpu",
+        "connectx",
+        "bluefield",
+        "ocp",
+        "psu",
+        "psus",
+        "supply",
+        "supplies",
+        "netzteil",
+        "rail",
+        "rails",
+        "heatsink",
+        "heatsinks",
+        "fan",
+        "fans",
+        "riser",
+        "risers",
+        "plate",
+        "plates",
+        "manifold",
+        "loop",
+        "tpm",
+        "module",
+        "bezel",
+        "motherboard",
+        "windows",
+        "ubuntu",
+        "linux",
+        "rhel",
+        "os",
+        "display",
+        "oled",
+        "raid",
+        "boot",
+        "controller",
+        "enablement",
+        "cooler",
+        "switch",
+        "shelf",
+        "kit",
+    ]
 )
 _NOTE_HEADS = ("no ", "factory integrated")
 #: A label row that gives the number of systems a per-system configuration is for.
@@ -259,8 +415,11 @@ def gpu_mention(text: str) -> GpuMention | None:
         if found:
             count = int(found.group(1))
             break
-    board = bool(re.search(r"\bhgx\b|\bsxm\d?\b|baseboard|\bgpu board\b|gpu tray|compute tray",
-                           text, re.IGNORECASE))
+    board = bool(
+        re.search(
+            r"\bhgx\b|\bsxm\d?\b|baseboard|\bgpu board\b|gpu tray|compute tray", text, re.IGNORECASE
+        )
+    )
     return GpuMention(key=key, count=count if count and count > 0 else None, board=board)
 
 
@@ -298,7 +457,7 @@ def _head_category(head: str) -> str:
         return "component"
     if any(p in folded for p in _SERVICE_PHRASES):
         return "service"
-    if words and words[0] in _FREIGHT_WORDS or any(w in _FREIGHT_WORDS for w in words[-2:]):
+    if (words and words[0] in _FREIGHT_WORDS) or any(w in _FREIGHT_WORDS for w in words[-2:]):
         return "freight"
     for position in range(len(words) - 1, -1, -1):
         word = words[position]
@@ -499,9 +658,11 @@ def _first_pass(row: Row, families: _Families) -> None:
             label = row.text.split(":", 1)[0].casefold() if ":" in row.text else ""
             if gpu is not None and gpu.count:
                 row.role, row.gpu = ("gpu_board" if gpu.board else "gpu_card"), gpu
-            elif ":" in row.text and label and len(label) < 30 and row.text.split(":", 1)[1].strip():
-                row.role = "service" if category == "service" or "warrant" in label else (
-                    "component"
+            elif (
+                ":" in row.text and label and len(label) < 30 and row.text.split(":", 1)[1].strip()
+            ):
+                row.role = (
+                    "service" if category == "service" or "warrant" in label else ("component")
                 )
                 row.head_category = "spec"
             else:
@@ -522,7 +683,7 @@ def _first_pass(row: Row, families: _Families) -> None:
         row.role = "note"
         row.head_category = "multiplier"
         return
-    if pn and _HPE_OPTION_SUFFIX.match(pn) or text.casefold().startswith(_NOTE_HEADS):
+    if (pn and _HPE_OPTION_SUFFIX.match(pn)) or text.casefold().startswith(_NOTE_HEADS):
         row.role = "note"
         return
     if re.match(r"^[^,]*,\s*no\s", text, re.IGNORECASE):
@@ -553,7 +714,7 @@ def _first_pass(row: Row, families: _Families) -> None:
     if category == "accessory" or (category == "rack" and gpu is None):
         row.role = "accessory"
         return
-    if pn and _LENOVO_CTO.search(pn) or category in ("system", "rack"):
+    if (pn and _LENOVO_CTO.search(pn)) or category in ("system", "rack"):
         row.role = "system"
         row.gpu = gpu
         return
@@ -598,8 +759,10 @@ def _nest(rows: list[Row]) -> None:
     current_system: int | None = None
     current_top: int | None = None
     for row in rows:
-        if row.role in ("subtotal", "total", "tax") or row.head_category == "multiplier" or (
-            row.line is None and row.role == "freight"
+        if (
+            row.role in ("subtotal", "total", "tax")
+            or row.head_category == "multiplier"
+            or (row.line is None and row.role == "freight")
         ):
             current_system = None  # the totals block ends the configuration
             continue
@@ -634,31 +797,46 @@ def _nest(rows: list[Row]) -> None:
             continue
         if parent is None and row.indent > 0 and current_top is not None:
             parent = current_top
-        if parent is None and row.group and current_system is not None:
-            if rows[current_system].group == row.group:
-                parent = current_system
-        if parent is None and number and top:
-            # A numbered top-level line: its own item, ends the system block unless it is
-            # a part of the system in a totals layout without sub-numbers.
-            if row.role in ("service", "accessory", "discount", "freight", "system") or (
-                current_system is not None and rows[current_system].number.count(".") == 0
-                and "." in "".join(r.number for r in rows)
-            ):
-                current_top = row.index
-                if row.role != "note":
-                    current_system = None if row.role != "system" else row.index
-                row.parent = None
-                continue
+        if (
+            parent is None
+            and row.group
+            and current_system is not None
+            and rows[current_system].group == row.group
+        ):
+            parent = current_system
+        # A numbered top-level line is its own item and ends the system block, unless it is
+        # a part of the system in a totals layout without sub-numbers.
+        if (
+            parent is None
+            and number
+            and top
+            and (
+                row.role in ("service", "accessory", "discount", "freight", "system")
+                or (
+                    current_system is not None
+                    and rows[current_system].number.count(".") == 0
+                    and "." in "".join(r.number for r in rows)
+                )
+            )
+        ):
+            current_top = row.index
+            if row.role != "note":
+                current_system = None if row.role != "system" else row.index
+            row.parent = None
+            continue
         if parent is None and current_system is not None:
             system = rows[current_system]
             if row.group and system.group and row.group != system.group:
                 current_system = None
             elif row.role in (
-                "gpu_board", "gpu_card", "nvlink_bridge", "chassis", "component", "note"
-            ):
-                parent = current_system
-            elif row.role == "accessory" and row.line is not None and (
-                not row.priced or row.guessed
+                "gpu_board",
+                "gpu_card",
+                "nvlink_bridge",
+                "chassis",
+                "component",
+                "note",
+            ) or (
+                row.role == "accessory" and row.line is not None and (not row.priced or row.guessed)
             ):
                 parent = current_system
         row.parent = parent
@@ -690,14 +868,21 @@ def _refine(rows: list[Row], families: _Families) -> None:
             continue
         parent = rows[row.parent] if row.parent is not None else None
         if row.role == "system" and parent is not None and parent.role == "system":
-            row.role = "chassis" if row.gpu is None or not row.gpu.count else (
-                "gpu_board" if row.gpu.board else "gpu_card"
+            row.role = (
+                "chassis"
+                if row.gpu is None or not row.gpu.count
+                else ("gpu_board" if row.gpu.board else "gpu_card")
             )
         elif row.role == "chassis" and parent is None:
             row.role = "system"
-        elif row.role == "component" and parent is None and row.head_category in (
-            "component",
-            "",
+        elif (
+            row.role == "component"
+            and parent is None
+            and row.head_category
+            in (
+                "component",
+                "",
+            )
         ):
             row.role = "accessory" if not row.guessed else row.role
         elif row.role == "accessory" and parent is not None and parent.role == "system":
@@ -707,13 +892,14 @@ def _refine(rows: list[Row], families: _Families) -> None:
                 # separately priced line we could not name stays a guess to confirm.
                 if not row.priced or row.number or row.indent:
                     row.guessed = False
-        elif row.role in ("gpu_card", "gpu_board") and parent is None:
+        elif (
+            row.role in ("gpu_card", "gpu_board")
+            and parent is None
+            and families.find(_head(row.text)) is not None
+            and row.head_category not in ("card", "board")
+        ):
             # A top-level line with a GPU and a system name the catalog knows is the system.
-            if families.find(_head(row.text)) is not None and row.head_category not in (
-                "card",
-                "board",
-            ):
-                row.role = "system"
+            row.role = "system"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -739,8 +925,8 @@ def _quantities_decide(
     quantity: int,
     max_gpus: int,
     gpus_by_reading: Mapping[str, int],
-) -> tuple[ChildQuantities, str]:
-    """Per system or totals, and why (module doc)."""
+) -> tuple[Decision, str]:
+    """Per system or totals, and why (module doc); "ambiguous" when nothing tells."""
     parts = [
         m
         for m in members
@@ -778,7 +964,7 @@ def _quantities_decide(
     priced = [m for m in parts if m.priced]
     if priced and system.priced and len(priced) >= len(parts) / 2:
         return "totals", "every part is priced on its own line (itemized totals layout)"
-    return "ambiguous", ""  # type: ignore[return-value]
+    return "ambiguous", ""
 
 
 def _system_quantity(system: Row, rows: list[Row]) -> int:
@@ -834,8 +1020,10 @@ def _read_system(
                     break
     form = _system_form(system, spec)
     quantity = _system_quantity(system, rows)
-    max_gpus = (spec.gpu_slots or spec.gpu_count or DEFAULT_MAX_GPUS) if spec else (
-        DEFAULT_MAX_GPUS if form != "rack" else 72
+    max_gpus = (
+        (spec.gpu_slots or spec.gpu_count or DEFAULT_MAX_GPUS)
+        if spec
+        else (DEFAULT_MAX_GPUS if form != "rack" else 72)
     )
     boards = [m for m in members if m.role == "gpu_board" and m.gpu]
     cards = [m for m in members if m.role == "gpu_card" and m.gpu]
@@ -858,11 +1046,14 @@ def _read_system(
         return total
 
     readings = {"per_system": gpus_for("per_system"), "totals": gpus_for("totals")}
-    child, why = _quantities_decide(system, members, rows, quantity, max_gpus, readings)
-    if child == "ambiguous":  # type: ignore[comparison-overlap]
+    decision, why = _quantities_decide(system, members, rows, quantity, max_gpus, readings)
+    child: ChildQuantities
+    if decision == "ambiguous":
         fits = [r for r in ("totals", "per_system") if 0 < readings[r] <= max_gpus]
-        child = fits[0] if fits else "totals"  # type: ignore[assignment]
+        child = "per_system" if fits and fits[0] == "per_system" else "totals"
         why = "the quote does not say"
+    else:
+        child = decision
         problems.append(
             LineProblem(
                 severity="warning",
@@ -942,9 +1133,9 @@ def _read_system(
                 domain = 1
         domain = max(1, min(domain, gpus)) if gpus else 1
     texts = " ".join([system.text, *(m.text for m in members)])
-    if _LIQUID_RE.search(texts) and not _AIR_RE.search(system.text):
-        cooling = "liquid"
-    elif spec is not None and spec.cooling == "liquid":
+    if (_LIQUID_RE.search(texts) and not _AIR_RE.search(system.text)) or (
+        spec is not None and spec.cooling == "liquid"
+    ):
         cooling = "liquid"
     else:
         cooling = "air"
@@ -1121,15 +1312,13 @@ def bom_read(
         reading, found = _read_system(row, rows, catalog, families)
         for member in (row, *reading.members):
             fix = corrections.get(member.line) if member.line is not None else None
-            if fix is not None and (fix.system or fix.gpus_per_system is not None or (
-                fix.gpu and member is row
-            )):
+            if fix is not None and (
+                fix.system or fix.gpus_per_system is not None or (fix.gpu and member is row)
+            ):
                 reading = _corrected(reading, fix, catalog)
         readings.append(reading)
         problems.extend(found)
-    systems = [
-        _quoted(r, catalog) for r in readings if r.quantity > 0 and r.row.line is not None
-    ]
+    systems = [_quoted(r, catalog) for r in readings if r.quantity > 0 and r.row.line is not None]
     kinds = {r.child_quantities for r in readings if r.child_quantities != "none"}
     if not kinds:
         child: ChildQuantities = "none"
@@ -1219,8 +1408,7 @@ def _loose_gpu_problems(rows: list[Row], catalog: CatalogSnapshot) -> list[LineP
     problems = []
     for key, pool in pools.items():
         gpu = catalog.gpu_by_key.get(key)
-        count = sum((r.quantity or 0) * (r.gpu.count if r.gpu and r.gpu.count else 1)
-                    for r in pool)
+        count = sum((r.quantity or 0) * (r.gpu.count if r.gpu and r.gpu.count else 1) for r in pool)
         lines = [r.line for r in pool if r.line is not None]
         model = gpu.model if gpu else "GPU"
         name = gpu.name if gpu else "GPU"

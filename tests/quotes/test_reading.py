@@ -92,10 +92,12 @@ def test_dell_configurator_children_are_per_system(catalog: CatalogSnapshot) -> 
         catalog,
         '1,210-BDJV,PowerEdge XE9680 Rack Server,2,"287640.00","575280.00"\n'
         ",,Configuration per system (quantities below are per server):,,,\n"
-        '1.1,490-BKJR,"NVIDIA HGX H200 141GB 700W SXM5, 8 GPUs, NVLink baseboard",1,Included,Included\n'
+        '1.1,490-BKJR,"NVIDIA HGX H200 141GB 700W SXM5, 8 GPUs, NVLink baseboard",'
+        "1,Included,Included\n"
         '1.2,338-CHSG,"Intel Xeon Platinum 8568Y+ 2.3G, 48C/96T",2,Included,Included\n'
         '1.3,370-BBHQ,"64GB RDIMM, 5600MT/s, Dual Rank",32,Included,Included\n'
-        '2,814-1872,"ProSupport Plus Mission Critical 4Hr, 36 Month(s), PowerEdge XE9680",2,"41850.00","83700.00"\n'
+        '2,814-1872,"ProSupport Plus Mission Critical 4Hr, 36 Month(s), PowerEdge XE9680",'
+        '2,"41850.00","83700.00"\n'
         '3,802-3326,Dell ProDeploy Plus for PowerEdge XE9680,2,"7950.00","15900.00"\n',
     )
     assert roles(intake) == ["system", "gpu_board", "component", "component", "service", "service"]
@@ -166,7 +168,8 @@ def test_lenovo_cto_with_feature_codes_in_totals(catalog: CatalogSnapshot) -> No
 def test_cisco_bundle_with_zero_dollar_minor_lines(catalog: CatalogSnapshot) -> None:
     intake = quote_intake(
         b"Line Number,Part Number,Description,Qty,Unit Net Price,Extended Net Price\n"
-        b'1.0,UCSC-880A-M8-B303,"UCS C880A M8 Rack Server 8x NVIDIA HGX B300, 2x Intel 6776P",1,460040,460040\n'
+        b'1.0,UCSC-880A-M8-B303,"UCS C880A M8 Rack Server 8x NVIDIA HGX B300, 2x Intel 6776P",'
+        b"1,460040,460040\n"
         b"1.0.1,UCSAI-NVHGX-B300A,NVIDIA HGX B300 Air-cooled 8-GPU Board,1,0,0\n"
         b"1.0.2,UCSAI-880A-B3-SLD,UCS C880A M8 GPU SLED B300,1,0,0\n"
         b"1.0.3,UCSAI-CPU-I6776P,Intel GNR 6776P 64C 350W,2,0,0\n"
@@ -222,7 +225,11 @@ def test_an_unknown_chassis_with_stated_gpus_is_a_system_with_estimated_power(
         '1,ACME-8G,"Acme Hyperion 8U GPU server, 8x NVIDIA H200 141GB SXM5",1,300000,300000\n',
     )
     (acme,) = intake.systems
-    assert (acme.gpu, acme.gpus_per_system, acme.sku) == ("H200 SXM", 8, "quoted:acme-hyperion-8u-gpu-server")
+    assert (acme.gpu, acme.gpus_per_system, acme.sku) == (
+        "H200 SXM",
+        8,
+        "quoted:acme-hyperion-8u-gpu-server",
+    )
     # 8 × 700 W + 2.0 kW platform overhead = 7.6 kW, marked as an estimate.
     assert acme.power_kw == pytest.approx(7.6)
     assert acme.figure_sources["power_kw"] == "estimate"
@@ -249,7 +256,8 @@ def test_services_naming_a_server_buy_no_gpus(catalog: CatalogSnapshot) -> None:
         '1,DGXH-REN-BUS-36,"NVIDIA DGX H100 640GB Business Standard Support Renewal, 36 months",'
         "4,61200,244800\n"
         '2,DGXH-HWR-MR-36,"NVIDIA DGX H100 hardware replacement coverage, 36 months",4,8400,33600\n'
-        '3,FE-DAY-DGX,"Field engineer day: firmware and BMC update, DGX H100 cluster",2,2950,5900\n',
+        '3,FE-DAY-DGX,"Field engineer day: firmware and BMC update, DGX H100 cluster",'
+        "2,2950,5900\n",
     )
     assert roles(intake) == ["service", "service", "service"]
     assert intake.systems == []

@@ -209,7 +209,7 @@ def _lines_read(
             totals.skipped.append(
                 SkippedRow(
                     source_row=row_number,
-                    kind=kind,  # type: ignore[arg-type]
+                    kind=kind,
                     text=" ".join(t for t in texts if t),
                     amount=amount,
                 )

@@ -162,7 +162,10 @@ def _metadata_from_other_sheets(
         try:
             sheet = workbook.get_sheet_by_name(name)
             rows = [
-                [cell_text(cell) for cell in row]
+                [
+                    cell_text(cell if isinstance(cell, str | int | float | date) else str(cell))
+                    for cell in row
+                ]
                 for _n, row in zip(range(SUMMARY_SHEET_ROWS), sheet.iter_rows(), strict=False)
             ]
         except (QuoteParseError, *_FATAL):
