@@ -1052,8 +1052,6 @@ def _read_system(
         fits = [r for r in ("totals", "per_system") if 0 < readings[r] <= max_gpus]
         child = "per_system" if fits and fits[0] == "per_system" else "totals"
         why = "the quote does not say"
-    else:
-        child = decision
         problems.append(
             LineProblem(
                 severity="warning",
@@ -1073,6 +1071,8 @@ def _read_system(
                 lever="Ask the vendor whether the sub-line quantities are per server.",
             )
         )
+    else:
+        child = decision
     gpu_key: str | None = None
     gpus = 0
     domain = 1
