@@ -17,8 +17,8 @@ from tests.review.engine.test_engine_examples import _problems
 pytestmark = pytest.mark.usefixtures("catalog_db")
 
 FOLDERS = sorted(p for p in EXAMPLES.iterdir() if (p / "expect.json").exists())
-#: Owned by issue #14 (Hugging Face ids as model names), not by the quote reader: strict, so
-#: the mark must go when #14 lands.
+#: Hugging Face ids as model names belong to the workload reader, not the quote reader:
+#: strict, so the mark must go when model ids are read.
 MODEL_NAME_ISSUE = {"hf-id-meta-llama-3.3-70b-instruct-dgx-h200"}
 
 
@@ -27,7 +27,7 @@ def _params() -> list[object]:
         pytest.param(
             folder,
             id=folder.name,
-            marks=[pytest.mark.xfail(strict=True, reason="issue #14: model ids")]
+            marks=[pytest.mark.xfail(strict=True, reason="Hugging Face model ids are not read yet")]
             if folder.name in MODEL_NAME_ISSUE
             else [],
         )

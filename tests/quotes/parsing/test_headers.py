@@ -135,7 +135,7 @@ def test_vendor_known(text: str, vendor: str | None) -> None:
         ("03/04/2025", False, "2025-03-04"),  # US file: month first
         ("03/04/2025", True, "2025-04-03"),  # European file: day first
         ("31.02.2025", False, "31.02.2025"),  # not a date: kept as written
-        # Issue #12: a month named in words is read too (no day/month order to guess).
+        # A month named in words is read too: there is no day/month order to guess.
         ("March 1, 2025", False, "2025-03-01"),
         ("08-Jun-2026", False, "2026-06-08"),
     ],
