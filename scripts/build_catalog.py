@@ -1,4 +1,5 @@
-"""Build fixtures/catalog.json from shared/reference/ (hardware.csv, models.csv) plus our parts.
+"""Build fixtures/catalog.json from shared/reference/ (hardware.csv, models.csv) plus our parts
+and the project's own reference data in fixtures/reference/ (gpu_rental.csv: rental rates).
 
 Run from the project root: `python scripts/build_catalog.py ../shared/reference`.
 The output is committed; `manage.py load_catalog` loads it. Conventions from the reference:
@@ -545,6 +546,51 @@ def models_from_csv(path: Path) -> list[dict]:
     return out
 
 
+LOCAL_REFERENCE = ROOT / "fixtures" / "reference"
+# gpu_rental.csv names the GPU as providers do; the catalog key it rents
+RENTAL_GPU_KEYS = {
+    "H100 SXM": "h100-sxm",
+    "H100 PCIe": "h100-pcie",
+    "H100 NVL": "h100-nvl",
+    "H200 SXM": "h200-sxm",
+    "B200": "b200",
+    "B300": "b300",
+    "GB200": "gb200",
+    "L40S": "l40s",
+    "L4": "l4",
+    "A100 SXM 80GB": "a100-sxm",
+    "RTX PRO 6000 Blackwell Server": "rtx-pro-6000-server",
+}
+
+
+def rental_rates_from_csv(path: Path, gpu_keys: set[str]) -> list[dict]:
+    """Rental rates per GPU-hour for the GPUs the catalog carries (an RTX 4090 is not on the
+    lot, so its rates are left out). A row without a price is an error naming the row."""
+    out = []
+    for number, row in enumerate(csv.DictReader(path.open(encoding="utf-8")), start=2):
+        key = RENTAL_GPU_KEYS.get(row["gpu"].strip())
+        if key is None or key not in gpu_keys:
+            continue
+        price = row["usd_per_gpu_hour"].strip()
+        if not price:
+            raise ValueError(f"{path.name}: row {number}, column usd_per_gpu_hour: empty")
+        out.append(
+            {
+                "gpu": key,
+                "provider": row["provider"].strip(),
+                "offering": row["offering"].strip(),
+                "term": row["term"].strip(),
+                "usd_per_gpu_hour": price,
+                "region": row["region"].strip(),
+                "as_of": row["date"].strip(),
+                "verified": row["verified"].strip().lower() == "true",
+                "source_url": row["source_url"].strip(),
+                "notes": row["notes"].strip(),
+            }
+        )
+    return out
+
+
 def build(reference: Path) -> dict:
     rows = list(csv.DictReader((reference / "hardware.csv").open(encoding="utf-8")))
     gpu_rows = [r for r in rows if r["kind"] == "gpu"]
@@ -594,6 +640,9 @@ def build(reference: Path) -> dict:
         "systems": systems,
         "parts": parts,
         "models": models_from_csv(reference / "models.csv"),
+        "rental_rates": rental_rates_from_csv(
+            LOCAL_REFERENCE / "gpu_rental.csv", {g["key"] for g in gpus}
+        ),
     }
     CatalogSnapshot.model_validate(data)  # fails loudly on a bad row
     return data

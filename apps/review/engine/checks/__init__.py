@@ -10,8 +10,10 @@ from collections.abc import Callable
 
 from apps.review.engine.checks import (
     arch_portability,
+    buy_or_rent,
     circuit,
     cooling,
+    energy,
     floor_load,
     fp64,
     memory_fit,
@@ -39,4 +41,6 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     (floor_load.CHECK, floor_load.check),
     (circuit.CHECK, circuit.check),
     (arch_portability.CHECK, arch_portability.check),
+    (energy.CHECK, energy.check),
+    (buy_or_rent.CHECK, buy_or_rent.check),
 )
