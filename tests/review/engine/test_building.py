@@ -171,7 +171,7 @@ def test_yearly_energy_money_and_co2(catalog: CatalogSnapshot) -> None:
     assert finding.severity == "info"
     assert finding.metrics["energy_kwh_per_year"] == 137_602
     assert finding.metrics["energy_usd_per_year"] == 12_315
-    assert finding.metrics["co2_tonnes_per_year"] == pytest.approx(50.6)
+    assert finding.metrics["co2_tonnes_per_year"] == pytest.approx(50.56)
     # 10.2 kW × 3,412.14 = 34,804 BTU/h
     assert finding.metrics["heat_btu_per_hr"] == 34_804
     assert "PUE 1.54 (Uptime Institute 2025" in finding.detail

@@ -114,7 +114,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
     period = _period(ctx, result.months)
     hours = result.busy_hours_per_day
     assumed_hours = "" if ctx.workload.busy_hours_per_day else " (24 h assumed)"
-    days = result.months * 365 / 12
+    days = round(result.months * 365 / 12, 1)
     rent_formula = (
         f"rent {result.gpus} GPUs × ${result.rent_usd_per_gpu_hour:,.2f} × {num(hours)} h × "
         f"{num(days)} days = {usd(Decimal(str(result.rent_total_usd)))}"

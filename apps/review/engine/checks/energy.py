@@ -100,7 +100,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
                 "energy_kwh_per_year": round(kwh),
                 "energy_usd_per_year": round(cost),
                 "usd_per_kwh": tariff.usd_per_kwh,
-                "co2_tonnes_per_year": round(tonnes, 1),
+                "co2_tonnes_per_year": round(tonnes, 2),
                 "kg_co2_per_kwh": tariff.kg_co2_per_kwh,
             },
             formula=(
