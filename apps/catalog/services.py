@@ -178,7 +178,7 @@ def snapshot_from_db() -> CatalogSnapshot:
             gpu=r.gpu.key,
             provider=r.provider,
             offering=r.offering,
-            term=r.term,  # type: ignore[arg-type]
+            term=r.term,
             usd_per_gpu_hour=r.usd_per_gpu_hour,
             region=r.region,
             as_of=r.as_of,

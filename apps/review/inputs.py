@@ -187,6 +187,9 @@ def _validated[T: BaseModel](model: type[T], data: Any, label: str) -> T:
             raise ReviewInputError(f"{label}: unknown field {field!r}") from None
         if error["type"] == "missing":
             raise ReviewInputError(f"{label}: field {field!r} is required") from None
+        if not error["loc"]:  # a rule across fields: "a rack feed needs both feed_volts and …"
+            reason = error["msg"].removeprefix("Value error, ")
+            raise ReviewInputError(f"{label}: {reason}") from None
         given = error.get("input")
         shown = f" (got {given!r})" if not isinstance(given, dict | list) else ""
         raise ReviewInputError(f"{label}: field {field!r}: {error['msg']}{shown}") from None

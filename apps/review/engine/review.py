@@ -10,7 +10,6 @@ Sizing runs once (`checks.context.context_build`), then every check reads the sa
 from __future__ import annotations
 
 from collections.abc import Sequence
-
 from decimal import Decimal
 
 from pydantic import BaseModel, Field
@@ -18,17 +17,11 @@ from pydantic import BaseModel, Field
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.review.engine.blood_pressure import DEFAULT_FINANCE_THRESHOLDS, blood_pressure_for
 from apps.review.engine.checks import CHECKS
+from apps.review.engine.checks.buy_or_rent import comparison
 from apps.review.engine.checks.context import ReviewContext, context_build
+from apps.review.engine.checks.energy import fleet_kw, tariff_of
 from apps.review.engine.errors import ReviewInputError
 from apps.review.engine.recommendation import recommend_from_context
-from apps.review.engine.sizing.facility import (
-    btu_per_hr,
-    energy_per_year,
-    heat_split_kw,
-    usable_rack_kw,
-)
-from apps.review.engine.checks.buy_or_rent import comparison
-from apps.review.engine.checks.energy import fleet_kw, tariff_of
 from apps.review.engine.schemas import (
     Facility,
     LineProblem,
@@ -39,6 +32,12 @@ from apps.review.engine.schemas import (
     Sizing,
     Workload,
     verdict_for,
+)
+from apps.review.engine.sizing.facility import (
+    btu_per_hr,
+    energy_per_year,
+    heat_split_kw,
+    usable_rack_kw,
 )
 
 __all__ = ["ReviewInput", "ReviewInputError", "review", "sizing_of"]

@@ -172,7 +172,7 @@ class WorkloadForm(forms.Form):
 
 
 def _duration_fields(amount: float | None, unit: str) -> dict[str, Any]:
-    """"6" + "weeks" → duration_weeks 6; "ongoing" needs no number; a number without a unit is
+    """ "6" + "weeks" → duration_weeks 6; "ongoing" needs no number; a number without a unit is
     taken as months."""
     if unit == "ongoing":
         return {"duration_ongoing": True}

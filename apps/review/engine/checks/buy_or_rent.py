@@ -21,7 +21,9 @@ from apps.review.engine.schemas import BuyOrRent, Finding
 from apps.review.engine.sizing.rent import DEFAULT_BUSY_HOURS, buy_or_rent, period_months
 
 CHECK = "buy_or_rent"
-NOT_COUNTED = "No resale value, staff cost, financing or support contract is counted on either side."
+NOT_COUNTED = (
+    "No resale value, staff cost, financing or support contract is counted on either side."
+)
 RENT_BEATS_BY = 0.5  # Finance counts a purchase that renting beats by more than half
 
 
@@ -35,7 +37,7 @@ def rent_rate(ctx: ReviewContext, gpu_key: str) -> tuple[float, str] | None:
         return None
     prices = [float(r.usd_per_gpu_hour) for r in rates]
     verified = sum(r.verified for r in rates)
-    dates = sorted(r.as_of for r in rates if r.as_of)
+    dates = sorted(r.as_of for r in rates if r.as_of[:2] == "20")
     when = f", {dates[0]} to {dates[-1]}" if dates else ""
     return median(prices), (
         f"the median of {len(prices)} on-demand rates in the catalog (${min(prices):,.2f}-"

@@ -64,8 +64,9 @@ def _liquid_split(ctx: ReviewContext) -> list[Finding]:
                     "warning",
                     f"The air share of a {vehicle.name} rack is {num(rack_air)} kW; the room's "
                     f"air removes {num(air_room)} kW",
-                    f"Liquid takes about {LIQUID_SHARE * 100:.0f} % of the {num(plan.rack_kw or 0)} "
-                    f"kW rack; the rest ({num(rack_air)} kW, {num(btu_per_hr(rack_air))} BTU/h: "
+                    f"Liquid takes about {LIQUID_SHARE * 100:.0f} % of the "
+                    f"{num(plan.rack_kw or 0)} kW rack; the rest ({num(rack_air)} kW, "
+                    f"{num(btu_per_hr(rack_air))} BTU/h: "
                     "power supplies, NICs, switch trays, fans) still goes to the room's air, and "
                     f"the room removes {num(air_room)} kW per rack. The split is a planning "
                     "assumption: confirm it in the vendor's site-preparation guide.",
@@ -121,9 +122,7 @@ def _liquid_split(ctx: ReviewContext) -> list[Finding]:
     return findings
 
 
-def _finding(
-    room: str, item: Placed, severity: Severity, limits: tuple[float, float]
-) -> Finding:
+def _finding(room: str, item: Placed, severity: Severity, limits: tuple[float, float]) -> Finding:
     vehicle, plan = item
     system = vehicle.system
     rack_kw = plan.rack_kw

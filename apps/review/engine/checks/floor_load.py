@@ -81,7 +81,8 @@ def _finding(rating: float | None, item: Placed, severity: Severity, si: bool = 
     tare = "" if vehicle.is_rack_scale else f" + {num(RACK_TARE_LB)} lb rack"
     formula = (
         f"({in_rack} × {num(system.weight_lb)} lb{tare}) ÷ {num(plan.footprint_sqft)} sq ft = "
-        f"{num(load)} lb/sq ft load" + (f" vs {num(rating)} lb/sq ft rating" if rating else "")
+        f"{num(load)} lb/sq ft load"
+        + (f" vs {num(rating)} lb/sq ft rating" if rating else "")
         + f"; {num(load)} × 4.882 = {num(round(kg_per_m2(load)))} kg/m²"
     )
     if severity == "info":
@@ -96,13 +97,14 @@ def _finding(rating: float | None, item: Placed, severity: Severity, si: bool = 
             lever="Give the floor's rating in lb per sq ft or kg per m².",
             figures=figures,
         )
+    load_text, rating_text = pressure(load, si=si), pressure(rating or 0, si=si)
     if severity == "ok":
         return finding_make(
             CHECK,
             "ok",
             f"Floor load {pressure(load, si=si)} within a {pressure(rating or 0, si=si)} rating",
             f"The densest rack weighs {rack_lb} lb over its footprint: a load of "
-            f"{pressure(load, si=si)} against the floor's rating of {pressure(rating or 0, si=si)}.",
+            f"{load_text} against the floor's rating of {rating_text}.",
             metrics=metrics,
             formula=formula,
             figures=figures,
@@ -112,7 +114,7 @@ def _finding(rating: float | None, item: Placed, severity: Severity, si: bool = 
         severity,
         f"Floor load {pressure(load, si=si)} over a {pressure(rating or 0, si=si)} rating",
         f"The densest rack weighs {rack_lb} lb: a load of {pressure(load, si=si)} against a "
-        f"rating of {pressure(rating or 0, si=si)}. Even if the power and cooling can handle it, the "
+        f"rating of {rating_text}. Even if the power and cooling can handle it, the "
         "floor has to as well; bring a server lift and a structural engineer.",
         metrics=metrics,
         formula=formula,

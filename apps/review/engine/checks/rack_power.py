@@ -111,8 +111,7 @@ def _finding(ctx: ReviewContext, item: Placed, severity: Severity) -> Finding:
         return finding_make(
             CHECK,
             severity,
-            f"No rack here can take one {name}: it draws {num(kw)} kW, a rack "
-            f"{num(budget)} kW",
+            f"No rack here can take one {name}: it draws {num(kw)} kW, a rack {num(budget)} kW",
             f"A single system is over the rack's budget before a second one arrives, so there "
             f"is no count of racks that works: racks needed, none of these.{feeds} "
             f"{in_rack} in a rack is {num(rack_kw)} kW against a {num(budget)} kW "
@@ -183,8 +182,9 @@ def _feeds(ctx: ReviewContext) -> tuple[str, str]:
     if per_side > 1:
         formula += f"; {per_side} × {num(one)} = {num(rack)} kW per side"
     phase = "three-phase" if three else "single-phase"
+    count = "one" if per_side == 1 else str(per_side)
     words = (
-        f" Each rack has {per_side} {num(facility.feed_volts)} V {num(facility.feed_amps)} A "
+        f" Each rack has {count} {num(facility.feed_volts)} V {num(facility.feed_amps)} A "
         f"{phase} feed{'s' if per_side != 1 else ''}"
     )
     if facility.feed_redundant:
@@ -196,5 +196,7 @@ def _feeds(ctx: ReviewContext) -> tuple[str, str]:
     else:
         words += f": {num(rack)} kW at the {share * 100:.0f} % continuous rule."
     if facility.rack_power_kw is not None and facility.rack_power_kw != rack:
-        words += f" The rack is also qualified for {num(facility.rack_power_kw)} kW: the smaller counts."
+        words += (
+            f" The rack is also qualified for {num(facility.rack_power_kw)} kW: the smaller counts."
+        )
     return words, formula + "; "

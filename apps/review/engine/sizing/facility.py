@@ -142,7 +142,9 @@ def air_limits_kw(facility: Facility) -> tuple[float, float]:
 def heat_split_kw(system_cooling: str, room_cooling: str, kw: float) -> tuple[float, float]:
     """(liquid kW, air kW) of a rack: a liquid-only system sends about 80 % to the loop and the
     rest to the room; a system that can go either way uses the loop only in a liquid room."""
-    if system_cooling == "liquid" or (system_cooling == "air_or_liquid" and room_cooling == "liquid"):
+    if system_cooling == "liquid" or (
+        system_cooling == "air_or_liquid" and room_cooling == "liquid"
+    ):
         return kw * LIQUID_SHARE, kw * (1 - LIQUID_SHARE)
     return 0.0, kw
 
@@ -339,11 +341,14 @@ def facility_fit(vehicle: Vehicle, facility: Facility, quantity: int | None = No
         return FacilityFit(fits=not problems, problems=problems)
     plan = vehicle_rack_plan(vehicle, facility, count)
     if plan.single_over_budget:
-        problems.append(f"one system draws {power_kw:,.1f} kW, over {plan.budget_kw:g} kW")
+        problems.append(f"one system draws {power_kw:,.1f} kW, over {plan.budget_kw or 0:,.1f} kW")
     if plan.short_of_racks:
         problems.append(f"needs {plan.racks_needed} racks, {facility.racks_available} available")
     limits = air_limits_kw(facility)
-    if cooling_severity(vehicle.system.cooling, facility.cooling, plan.rack_kw, limits) == "critical":
+    if (
+        cooling_severity(vehicle.system.cooling, facility.cooling, plan.rack_kw, limits)
+        == "critical"
+    ):
         problems.append(f"{facility.cooling} cooling cannot remove this rack's heat")
     if floor_severity(plan.floor_lb_per_sqft, floor_rating_lb_per_sqft(facility)) == "critical":
         problems.append("the floor is not rated for the rack's weight")
