@@ -566,8 +566,10 @@ RENTAL_GPU_KEYS = {
 def rental_rates_from_csv(path: Path, gpu_keys: set[str]) -> list[dict]:
     """Rental rates per GPU-hour for the GPUs the catalog carries (an RTX 4090 is not on the
     lot, so its rates are left out). A row without a price is an error naming the row."""
+    with path.open(encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
     out = []
-    for number, row in enumerate(csv.DictReader(path.open(encoding="utf-8")), start=2):
+    for number, row in enumerate(rows, start=2):
         key = RENTAL_GPU_KEYS.get(row["gpu"].strip())
         if key is None or key not in gpu_keys:
             continue
@@ -589,6 +591,27 @@ def rental_rates_from_csv(path: Path, gpu_keys: set[str]) -> list[dict]:
             }
         )
     return out
+
+
+def peaks_from_csv(path: Path, systems: list[dict]) -> None:
+    """Transient peaks above the maximum (fixtures/reference/power_peaks.csv) onto the systems,
+    each with its source; `~` marks an unverified figure as in the shared reference."""
+    by_key = {s["key"]: s for s in systems}
+    with path.open(encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    for number, row in enumerate(rows, start=2):
+        system = by_key.get(row["system"].strip())
+        if system is None:
+            raise ValueError(f"{path.name}: row {number}, column system: unknown {row['system']!r}")
+        parsed = parse_figure(row["power_peak_kw"])
+        if parsed is None:
+            raise ValueError(f"{path.name}: row {number}, column power_peak_kw: empty")
+        system["power_peak_kw"] = parsed[1]
+        system["figures"]["power_peak_kw"] = {
+            "raw": row["power_peak_kw"].strip(),
+            "verified": parsed[2],
+            "source": row["source"].strip(),
+        }
 
 
 def build(reference: Path) -> dict:
@@ -617,6 +640,7 @@ def build(reference: Path) -> dict:
         system_from_row(k, g, r) for (k, g, _), r in zip(SYSTEM_KEYS, system_rows, strict=True)
     ]
     systems += CHASSIS
+    peaks_from_csv(LOCAL_REFERENCE / "power_peaks.csv", systems)
     vendors = sorted(
         {p[0] for p in PARTS} | {g["vendor"] for g in gpus} | {s["vendor"] for s in systems}
     )

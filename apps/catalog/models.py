@@ -102,6 +102,8 @@ class System(Sourced):
     nvlink_domain_gpus = models.PositiveIntegerField(default=1)
     power_max_kw = models.FloatField(null=True, blank=True)
     power_typical_kw = models.FloatField(null=True, blank=True)
+    # transient peak above the maximum, where a source states one (an NVL72's ~1.4× spikes)
+    power_peak_kw = models.FloatField(null=True, blank=True)
     base_power_kw = models.FloatField(null=True, blank=True)
     weight_lb = models.FloatField(null=True, blank=True)
     rack_units = models.FloatField(null=True, blank=True)
@@ -119,6 +121,7 @@ class System(Sourced):
         constraints = non_negative(
             "power_max_kw",
             "power_typical_kw",
+            "power_peak_kw",
             "base_power_kw",
             "weight_lb",
             "rack_units",
@@ -212,7 +215,7 @@ class RentalRate(models.Model):
     provider = models.CharField(max_length=120)
     offering = models.CharField(max_length=250, blank=True)
     term = models.CharField(max_length=20, choices=RentalTerm.choices, default=RentalTerm.ON_DEMAND)
-    usd_per_gpu_hour = models.DecimalField(max_digits=10, decimal_places=4)
+    usd_per_gpu_hour = models.DecimalField(max_digits=12, decimal_places=6)
     region = models.CharField(max_length=120, blank=True)
     as_of = models.CharField(max_length=20, blank=True, help_text="date the price was read, ISO")
     verified = models.BooleanField(default=False)

@@ -135,6 +135,7 @@ def snapshot_from_db() -> CatalogSnapshot:
             nvlink_domain_gpus=s.nvlink_domain_gpus,
             power_max_kw=s.power_max_kw,
             power_typical_kw=s.power_typical_kw,
+            power_peak_kw=s.power_peak_kw,
             base_power_kw=s.base_power_kw,
             weight_lb=s.weight_lb,
             rack_units=s.rack_units,

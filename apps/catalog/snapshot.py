@@ -97,6 +97,7 @@ class SystemSpec(Sourced):
     nvlink_domain_gpus: int = 1
     power_max_kw: float | None = None
     power_typical_kw: float | None = None
+    power_peak_kw: float | None = None  # transient peak above the maximum, where stated
     weight_lb: float | None = None
     rack_units: float | None = None
     cooling: CoolingName = "air"

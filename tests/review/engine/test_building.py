@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
-from apps.review.engine.checks import cooling, energy, floor_load, rack_power
+from apps.review.engine.checks import cooling, energy, floor_load, rack_power, transient
 from apps.review.engine.schemas import Facility
 from apps.review.engine.sizing.facility import (
     btu_per_hr,
@@ -204,3 +204,40 @@ def test_an_old_facility_json_still_works() -> None:
 def test_a_feed_needs_volts_and_amps() -> None:
     with pytest.raises(ValueError, match="feed_amps missing"):
         Facility(feed_volts=208)
+
+
+def test_transient_spikes_of_an_nvl72(catalog: CatalogSnapshot) -> None:
+    # GB300 NVL72 spikes to ~1.4 × 120 kW = 168 kW (an estimate) against a 150 kW rack: 18 kW
+    # short, info because the peak is not a vendor figure
+    room = Facility(rack_power_kw=150, cooling="liquid")
+    ctx = context(catalog, [quoted_system(catalog, "gb300-nvl72")], TRAINING, room)
+    finding = only(transient.check(ctx))
+    assert finding.severity == "info"
+    assert finding.metrics["headroom_kw"] == pytest.approx(-18)
+    assert finding.formula == "1 × 168 kW = 168 kW > 150 kW"
+    assert "an estimate" in finding.detail
+    # 200 kW qualified: 168 ≤ 200, 32 kW of headroom
+    roomy = Facility(rack_power_kw=200, cooling="liquid")
+    ctx = context(catalog, [quoted_system(catalog, "gb300-nvl72")], TRAINING, roomy)
+    assert only(transient.check(ctx)).metrics["headroom_kw"] == pytest.approx(32)
+
+
+def test_transients_go_against_the_feeds_full_rating(catalog: CatalogSnapshot) -> None:
+    # four 415 V 63 A three-phase feeds: 4 × 415 × 63 × √3 = 181.1 kW full rating (the spikes
+    # are not continuous), 181.1 × 0.8 = 144.9 kW continuous ≥ the 142 kW maximum
+    room = Facility(
+        feed_volts=415, feed_phase="three", feed_amps=63, feeds_per_side=4, cooling="liquid"
+    )
+    assert usable_rack_kw(room) == pytest.approx(144.9, abs=0.05)
+    ctx = context(catalog, [quoted_system(catalog, "gb300-nvl72")], TRAINING, room)
+    finding = only(transient.check(ctx))
+    assert finding.severity == "ok"
+    assert finding.metrics["limit_kw"] == pytest.approx(181.13, abs=0.01)
+    assert "the feeds' full rating of 181.1 kW" in finding.title
+    assert only(rack_power.check(ctx)).severity == "ok"
+
+
+def test_no_stated_peak_no_transient_finding(catalog: CatalogSnapshot) -> None:
+    # the DGX B200's catalog gives no peak above its 14.3 kW maximum
+    ctx = context(catalog, [quoted_system(catalog, "dgx-b200")], TRAINING, TWO_KW_ROOM)
+    assert transient.check(ctx) == []

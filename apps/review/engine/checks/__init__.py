@@ -21,6 +21,7 @@ from apps.review.engine.checks import (
     quote_lines,
     rack_power,
     throughput,
+    transient,
     utilization,
 )
 from apps.review.engine.checks.context import ReviewContext
@@ -37,6 +38,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     (throughput.CHECK, throughput.check),
     (utilization.CHECK, utilization.check),
     (rack_power.CHECK, rack_power.check),
+    (transient.CHECK, transient.check),
     (cooling.CHECK, cooling.check),
     (floor_load.CHECK, floor_load.check),
     (circuit.CHECK, circuit.check),
