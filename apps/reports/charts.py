@@ -356,7 +356,7 @@ def rack_row_svg(racks: Sequence[RackLoad]) -> SafeString:
 
 # --- buy or rent: cumulative cost ---------------------------------------------------------------
 
-PLOT_X, PLOT_W, PLOT_Y, PLOT_H = 64.0, 300.0, 28.0, 120.0
+PLOT_X, PLOT_W, PLOT_Y, PLOT_H = 64.0, 300.0, 38.0, 120.0
 
 
 def _money(amount: float) -> str:
@@ -410,21 +410,42 @@ def buy_rent_svg(result: BuyOrRent) -> SafeString:
             fill=MUTED,
             css_class="buy-label",
         ),
+        _label(
+            PLOT_X + PLOT_W - 6,
+            PLOT_Y + PLOT_H - rent_end / top * PLOT_H - 2,
+            "rent",
+            size=11,
+            anchor="end",
+            fill=LIQUID_COLOUR,
+            css_class="rent-label",
+        ),
     ]
     end_x = PLOT_X + months / span * PLOT_W
-    body.append(
+    body += [
         f'<line class="project-end" x1="{end_x:.1f}" y1="{PLOT_Y}" x2="{end_x:.1f}" '
-        f'y2="{PLOT_Y + PLOT_H}" stroke="{INK}" stroke-width="1" stroke-dasharray="4 2"/>'
-    )
+        f'y2="{PLOT_Y + PLOT_H}" stroke="{INK}" stroke-width="1" stroke-dasharray="4 2"/>',
+        _label(
+            end_x,
+            PLOT_Y - 4,
+            "project end",
+            size=10,
+            anchor="middle",
+            fill=MUTED,
+            css_class="project-end-label",
+        ),
+    ]
     if even is not None and even <= span:
         cx, cy = point(even, result.purchase_usd + result.power_usd_per_month * even).split(",")
+        # above-left of the dot, clear of both lines; below-right when that leaves the plot
+        room_above = float(cy) - 12 > PLOT_Y
         body += [
             f'<circle class="break-even" cx="{cx}" cy="{cy}" r="5" fill="{OVER_COLOUR}"/>',
             _label(
-                float(cx) + 8,
-                float(cy) + 14,
+                float(cx) + (-8 if room_above else 8),
+                float(cy) + (-10 if room_above else 18),
                 f"break-even {number_format(even)} months",
                 size=11,
+                anchor="end" if room_above else "start",
                 css_class="break-even-label",
             ),
         ]
