@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from apps.review.engine.checks._common import finding_make, num, system_figure
 from apps.review.engine.checks.context import ReviewContext
-from apps.review.engine.schemas import Finding
+from apps.review.engine.schemas import Finding, Severity
 from apps.review.engine.sizing.facility import feeds_rack_kw, usable_rack_kw
 
 CHECK = "transient_headroom"
@@ -35,7 +35,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
         rack_peak = in_rack * peak
         verified = spec is not None and spec.is_verified("power_peak_kw")
         over = rack_peak > limit
-        severity = ("warning" if verified else "info") if over else "ok"
+        severity: Severity = ("warning" if verified else "info") if over else "ok"
         against = (
             f"the feeds' full rating of {num(limit)} kW"
             if full is not None
