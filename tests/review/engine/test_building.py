@@ -241,3 +241,19 @@ def test_no_stated_peak_no_transient_finding(catalog: CatalogSnapshot) -> None:
     # the DGX B200's catalog gives no peak above its 14.3 kW maximum
     ctx = context(catalog, [quoted_system(catalog, "dgx-b200")], TRAINING, TWO_KW_ROOM)
     assert transient.check(ctx) == []
+
+
+def test_a_230_v_office_circuit(catalog: CatalogSnapshot) -> None:
+    # DGX Station 1,600 W on 230 V 16 A: 230 × 16 × 0.8 = 2,944 W continuous: fits
+    from apps.review.engine.checks import circuit
+
+    office = Facility(site="office", circuit_volts=230, circuit_amps=16)
+    ctx = context(
+        catalog, [quoted_system(catalog, "dgx-station-gb300", power_kw=1.6)], TRAINING, office
+    )
+    finding = only(circuit.check(ctx))
+    assert finding.severity == "ok"
+    assert finding.formula == "16 A × 230 V × 0.8 = 2,944 W continuous vs 1,600 W"
+    # 3,000 W at 230 V wants the next IEC size: 20 A (3,680 W)
+    assert circuit.amps_needed(3000, 230) == 20
+    assert circuit.amps_needed(1600, 120) == 20

@@ -80,6 +80,7 @@ def _finding(ctx: ReviewContext, item: Placed, severity: Severity) -> Finding:
         "systems_per_rack": plan.systems_per_rack,
         "racks_needed": plan.racks_needed_or_none,
         "racks_available": available,
+        "rows": ctx.facility.rows,
         "rack_kw": round(plan.rack_kw, 2) if plan.rack_kw is not None else None,
         "overload_ratio": round(plan.overload_ratio, 2) if plan.overload_ratio else None,
     }
