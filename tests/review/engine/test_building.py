@@ -257,3 +257,17 @@ def test_a_230_v_office_circuit(catalog: CatalogSnapshot) -> None:
     # 3,000 W at 230 V wants the next IEC size: 20 A (3,680 W)
     assert circuit.amps_needed(3000, 230) == 20
     assert circuit.amps_needed(1600, 120) == 20
+
+
+def test_the_right_fit_for_a_cage_fits_its_feeds(catalog: CatalogSnapshot) -> None:
+    # a DGX H100 (10.2 kW) is over the cage's 8.6 kW A/B feeds; the right fit is one that runs
+    # on one side: 4 × H200 NVL at 4.5 kW, 1 per 8.6 kW rack
+    report = run(
+        catalog,
+        [quoted_system(catalog, "dgx-h100")],
+        {"kind": "fine_tuning", "memory_gb": 500},
+        COLO_CAGE,
+    )
+    assert report.recommendation is not None
+    assert report.recommendation.sku == "pcie-4x-h200-nvl"
+    assert "1 per 8.6 kW rack" in report.recommendation.why
