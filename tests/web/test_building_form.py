@@ -97,3 +97,35 @@ def test_the_upload_page_shows_the_building_fields(clients):
     for name in ("f-feed_volts", "f-feed_redundant", "f-cdu_kw", "f-pue", "w-duration_unit"):
         assert f'name="{name}"' in body
     assert "Default $0.0895 (EIA 2023, Virginia commercial)." in body
+
+
+def test_the_review_page_draws_the_racks_and_buy_or_rent(clients, demo, catalog_db):
+    """The real engine end to end: four DGX B200 in a 2 kW room, for a six-week fine-tune."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from apps.review.models import Review
+    from tests.conftest import EXAMPLES
+
+    data = (EXAMPLES / "four-semis-in-a-2kw-room" / "quote.csv").read_bytes()
+    form = {
+        "organisation": demo["acme"].pk,
+        "file": SimpleUploadedFile("quote.csv", data, content_type="text/csv"),
+        **{f"w-{k}": v for k, v in LOAD.items()},
+        "w-duration": 6,
+        "w-duration_unit": "weeks",
+        "f-name": "Legacy room",
+        "f-site": "datacenter",
+        "f-rack_power_kw": 2,
+        "f-racks_available": 1,
+        "f-cooling": "air",
+    }
+    response = clients["account_team"].post("/quotes/upload/", form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    review = Review.objects.get()
+    assert review.workload["duration_weeks"] == 6
+    body = clients["account_team"].get(f"/reviews/{review.uuid}/").content.decode()
+    assert 'id="chart-rack-row"' in body and 'id="chart-buy-rent"' in body
+    assert "none: no rack here can take one NVIDIA DGX B200" in body
+    assert "rack-unusable" in body
+    # the edit form keeps the time: 6 weeks
+    assert 'name="w-duration_unit"' in body and '<option value="weeks" selected>' in body
