@@ -450,8 +450,9 @@ def buy_rent_svg(result: BuyOrRent) -> SafeString:
             ),
         ]
     cheaper = "renting" if result.cheaper == "rent" else "buying"
+    period = result.period or f"{number_format(months)} months"
     summary = (
-        f"{number_format(months)} months: buy {_money(result.buy_total_usd)}, rent "
+        f"{period}: buy {_money(result.buy_total_usd)}, rent "
         f"{_money(result.rent_total_usd)}; {cheaper} is cheaper"
     )
     body.append(_label(0, PLOT_Y + PLOT_H + 32, summary, size=11, css_class="figures"))

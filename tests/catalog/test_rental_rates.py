@@ -74,3 +74,32 @@ def test_an_admin_can_edit_a_rate(clients, catalog_db):
     assert page.status_code == 200
     listing = clients["admin"].get("/admin/catalog/rentalrate/?q=Lambda")
     assert listing.status_code == 200 and b"Lambda" in listing.content
+
+
+def test_the_running_bill_defaults_are_the_sourced_ones():
+    """The defaults the energy check states are rows of fixtures/reference/energy.csv."""
+    from apps.review.engine.sizing.facility import (
+        BTU_PER_HR_PER_KW,
+        DEFAULT_KG_CO2_PER_KWH,
+        DEFAULT_PUE,
+        DEFAULT_USD_PER_KWH,
+        KG_M2_PER_LB_SQFT,
+    )
+
+    with (REFERENCE / "energy.csv").open(encoding="utf-8") as file:
+        rows = {(r["region"], r["kind"], r["year"]): r for r in csv.DictReader(file)}
+    price = rows[("US-VA", "electricity_price_commercial", "2023")]
+    # 8.95 US cents/kWh = $0.0895
+    assert (float(price["value"]) / 100, price["verified"]) == (DEFAULT_USD_PER_KWH, "true")
+    carbon = rows[("US", "grid_carbon_kg_per_kwh", "2023")]
+    assert float(carbon["value"]) == DEFAULT_KG_CO2_PER_KWH
+    pue = rows[("Global", "pue_average", "2025")]
+    assert (float(pue["value"]), pue["verified"]) == (DEFAULT_PUE, "false")
+    with (REFERENCE / "facility_rules.csv").open(encoding="utf-8") as file:
+        rules = {r["rule"]: r for r in csv.DictReader(file)}
+    assert float(rules["power_to_heat"]["value"]) == BTU_PER_HR_PER_KW
+    assert float(rules["lb_per_sqft_to_kg_per_m2"]["value"]) == pytest.approx(KG_M2_PER_LB_SQFT)
+    # the planning assumptions are flagged as such
+    for rule in ("nvl72_liquid_share", "floor_250_lb_per_sqft", "office_230v_16a"):
+        assert rules[rule]["verified"] == "false"
+        assert "ASSUMPTION" in rules[rule]["source"]

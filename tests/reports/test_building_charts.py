@@ -83,6 +83,9 @@ def test_the_report_carries_both_charts(catalog) -> None:
     )
     keys = [c.key for c in charts(report)]
     assert "rack-row" in keys and "buy-rent" in keys
+    assert report.sizing.buy_or_rent is not None
+    assert report.sizing.buy_or_rent.period == "6 weeks"
+    assert "6 weeks: buy $2.1M" in next(c.svg for c in charts(report) if c.key == "buy-rent")
     assert isinstance(
         ET.fromstring(next(c.svg for c in charts(report) if c.key == "rack-row")), ET.Element
     )

@@ -251,6 +251,7 @@ class BuyOrRent(BaseModel):
     rent_total_usd: float
     break_even_months: float | None = None  # None when renting stays cheaper for ever
     cheaper: Literal["buy", "rent"]
+    period: str = ""  # as the load states it: "6 weeks", "ongoing, compared over 36 months"
 
 
 class Sizing(BaseModel):

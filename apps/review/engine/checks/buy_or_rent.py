@@ -87,6 +87,7 @@ def comparison(ctx: ReviewContext) -> tuple[BuyOrRent | None, str, list[str]]:
         usd_per_kwh=tariff.usd_per_kwh,
         pue=tariff.pue,
     )
+    result = result.model_copy(update={"period": _period(ctx, result.months)})
     return result, "; ".join(sources), []
 
 
@@ -135,7 +136,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
         )
     else:
         even = "Renting stays cheaper however long it runs: the power bill alone exceeds the rent."
-    metrics = result.model_dump() | {"period": period}
+    metrics = result.model_dump()
     rent_total = usd(Decimal(str(result.rent_total_usd)))
     buy_total = usd(Decimal(str(result.buy_total_usd)))
     if result.cheaper == "rent":
