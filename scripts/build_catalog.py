@@ -1,5 +1,6 @@
 """Build fixtures/catalog.json from shared/reference/ (hardware.csv, models.csv) plus our parts
-and the project-local reference data in fixtures/reference/ (extra GPUs, OEM chassis families).
+and the project-local reference data in fixtures/reference/ (extra GPUs, OEM chassis families,
+rental rates in gpu_rental.csv, vendor peak power in power_peaks.csv).
 
 Run from the project root: `python scripts/build_catalog.py ../shared/reference`.
 The output is committed; `manage.py load_catalog` loads it. Conventions from the reference:
@@ -684,6 +685,73 @@ def models_from_csv(path: Path) -> list[dict]:
     return out
 
 
+# gpu_rental.csv names the GPU as providers do; the catalog key it rents
+RENTAL_GPU_KEYS = {
+    "H100 SXM": "h100-sxm",
+    "H100 PCIe": "h100-pcie",
+    "H100 NVL": "h100-nvl",
+    "H200 SXM": "h200-sxm",
+    "B200": "b200",
+    "B300": "b300",
+    "GB200": "gb200",
+    "L40S": "l40s",
+    "L4": "l4",
+    "A100 SXM 80GB": "a100-sxm",
+    "RTX PRO 6000 Blackwell Server": "rtx-pro-6000-server",
+}
+
+
+def rental_rates_from_csv(path: Path, gpu_keys: set[str]) -> list[dict]:
+    """Rental rates per GPU-hour for the GPUs the catalog carries (an RTX 4090 is not on the
+    lot, so its rates are left out). A row without a price is an error naming the row."""
+    with path.open(encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    out = []
+    for number, row in enumerate(rows, start=2):
+        key = RENTAL_GPU_KEYS.get(row["gpu"].strip())
+        if key is None or key not in gpu_keys:
+            continue
+        price = row["usd_per_gpu_hour"].strip()
+        if not price:
+            raise ValueError(f"{path.name}: row {number}, column usd_per_gpu_hour: empty")
+        out.append(
+            {
+                "gpu": key,
+                "provider": row["provider"].strip(),
+                "offering": row["offering"].strip(),
+                "term": row["term"].strip(),
+                "usd_per_gpu_hour": price,
+                "region": row["region"].strip(),
+                "as_of": row["date"].strip(),
+                "verified": row["verified"].strip().lower() == "true",
+                "source_url": row["source_url"].strip(),
+                "notes": row["notes"].strip(),
+            }
+        )
+    return out
+
+
+def peaks_from_csv(path: Path, systems: list[dict]) -> None:
+    """Transient peaks above the maximum (fixtures/reference/power_peaks.csv) onto the systems,
+    each with its source; `~` marks an unverified figure as in the shared reference."""
+    by_key = {s["key"]: s for s in systems}
+    with path.open(encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    for number, row in enumerate(rows, start=2):
+        system = by_key.get(row["system"].strip())
+        if system is None:
+            raise ValueError(f"{path.name}: row {number}, column system: unknown {row['system']!r}")
+        parsed = parse_figure(row["power_peak_kw"])
+        if parsed is None:
+            raise ValueError(f"{path.name}: row {number}, column power_peak_kw: empty")
+        system["power_peak_kw"] = parsed[1]
+        system["figures"]["power_peak_kw"] = {
+            "raw": row["power_peak_kw"].strip(),
+            "verified": parsed[2],
+            "source": row["source"].strip(),
+        }
+
+
 def build(reference: Path) -> dict:
     rows = list(csv.DictReader((reference / "hardware.csv").open(encoding="utf-8")))
     gpu_rows = [r for r in rows if r["kind"] == "gpu"]
@@ -749,6 +817,7 @@ def build(reference: Path) -> dict:
         free = [a for a in aliases if words(a) not in taken]
         if free:
             all_parts.append((vendor, free[0], kind, key, gpu, bridge, free[1:]))
+    peaks_from_csv(LOCAL / "power_peaks.csv", systems)
     vendors = sorted(
         {p[0] for p in all_parts} | {g["vendor"] for g in gpus} | {s["vendor"] for s in systems}
     )
@@ -772,6 +841,7 @@ def build(reference: Path) -> dict:
         "systems": systems,
         "parts": parts,
         "models": models_from_csv(reference / "models.csv"),
+        "rental_rates": rental_rates_from_csv(LOCAL / "gpu_rental.csv", {g["key"] for g in gpus}),
     }
     CatalogSnapshot.model_validate(data)  # fails loudly on a bad row
     return data

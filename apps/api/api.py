@@ -137,7 +137,10 @@ def _spec[T: BaseModel](
         return model.model_validate(data)
     except PydanticValidationError as exc:
         problem = exc.errors(include_url=False)[0]
-        field = ".".join(str(p) for p in problem["loc"]) or "(top level)"
+        if not problem["loc"]:  # a rule across fields: "a rack feed needs both feed_volts …"
+            reason = problem["msg"].removeprefix("Value error, ")
+            raise ReviewInputError(f"{label}: {reason}") from None
+        field = ".".join(str(p) for p in problem["loc"])
         raise ReviewInputError(f"{label}: field {field!r}: {problem['msg']}") from None
 
 
@@ -168,8 +171,15 @@ def review_post(
     """Upload a quote (CSV, TSV, XLSX or PDF) — or paste its table as `lines`
     (text/tab-separated-values or comma-separated, header row first) — with the workload and
     the facility, each as a CONTRACT.md JSON object or a preset name ("internal-assistant",
-    "server-room"). Internal users name the customer `organisation` by slug. Answers 201 with
-    the report and `Location: /api/reviews/<uuid>`."""
+    "server-room").
+    The facility may describe its rack feeds (`feed_volts`, `feed_phase`, `feed_amps`,
+    `feeds_per_side`, `feed_redundant`), cooling plant (`air_kw_per_rack`, `rdhx_kw_per_rack`,
+    `cdu_kw`, `facility_water_c`), floor (`floor_load_kg_per_m2`, `rack_footprint_m2`) and bill
+    (`electricity_usd_per_kwh`, `grid_kg_co2_per_kwh`, `pue`); the workload its time
+    (`duration_weeks` | `duration_months` | `duration_ongoing`, `busy_hours_per_day`,
+    `rent_usd_per_gpu_hour`). README.md documents the shapes.
+    Internal users name the customer `organisation` by slug. Answers 201 with the report and
+    `Location: /api/reviews/<uuid>`."""
     limit = settings.QUOTE_MAX_UPLOAD_BYTES
     if file is None and not (lines or "").strip():
         return _error(request, "file: Field required (or paste the table as 'lines')", 400)

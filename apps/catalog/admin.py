@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from apps.catalog.models import Gpu, ModelPreset, Part, PartAlias, System, Vendor
+from apps.catalog.models import Gpu, ModelPreset, Part, PartAlias, RentalRate, System, Vendor
 
 
 @admin.register(Vendor)
@@ -46,3 +46,10 @@ class PartAdmin(admin.ModelAdmin):
 class ModelPresetAdmin(admin.ModelAdmin):
     list_display = ["name", "total_params_b", "active_params_b", "layers", "kv_heads", "head_dim"]
     search_fields = ["name", "hf_repo"]
+
+
+@admin.register(RentalRate)
+class RentalRateAdmin(admin.ModelAdmin):
+    list_display = ["gpu", "provider", "term", "usd_per_gpu_hour", "region", "as_of", "verified"]
+    list_filter = ["term", "verified", "gpu"]
+    search_fields = ["provider", "offering", "gpu__model", "notes"]

@@ -41,3 +41,10 @@ class PartKind(models.TextChoices):
     GPU_CARD = "gpu_card", "GPU card"
     BRIDGE = "bridge", "NVLink bridge"
     OTHER = "other", "Non-compute item"
+
+
+class RentalTerm(models.TextChoices):
+    ON_DEMAND = "on_demand", "on demand"
+    SPOT = "spot", "spot"
+    COMMITTED_1Y = "committed_1y", "committed, 1 year"
+    COMMITTED_3Y = "committed_3y", "committed, 3 years"

@@ -7,7 +7,7 @@ Every figure keeps its provenance in `figures` ({field: {raw, verified, source}}
 from django.db import models
 from django.db.models import Q
 
-from apps.catalog.choices import Cooling, CpuArch, FormFactor, Interconnect, PartKind
+from apps.catalog.choices import Cooling, CpuArch, FormFactor, Interconnect, PartKind, RentalTerm
 
 
 def non_negative(*fields: str, prefix: str) -> list[models.BaseConstraint]:
@@ -102,6 +102,8 @@ class System(Sourced):
     nvlink_domain_gpus = models.PositiveIntegerField(default=1)
     power_max_kw = models.FloatField(null=True, blank=True)
     power_typical_kw = models.FloatField(null=True, blank=True)
+    # transient peak above the maximum, where a source states one (an NVL72's ~1.4× spikes)
+    power_peak_kw = models.FloatField(null=True, blank=True)
     base_power_kw = models.FloatField(null=True, blank=True)
     weight_lb = models.FloatField(null=True, blank=True)
     rack_units = models.FloatField(null=True, blank=True)
@@ -126,6 +128,7 @@ class System(Sourced):
         constraints = non_negative(
             "power_max_kw",
             "power_typical_kw",
+            "power_peak_kw",
             "base_power_kw",
             "weight_lb",
             "rack_units",
@@ -206,3 +209,34 @@ class ModelPreset(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class RentalRate(models.Model):
+    """What renting one GPU costs per hour at one provider: the other side of buy-or-rent.
+
+    "H100 SXM, Lambda, 8x H100 SXM on-demand instance, $3.99/GPU-hour, US, 2026-09-20" — each
+    rate keeps its source, its date and whether it was read on the provider's own page.
+    """
+
+    gpu = models.ForeignKey(Gpu, on_delete=models.PROTECT, related_name="rental_rates")
+    provider = models.CharField(max_length=120)
+    offering = models.CharField(max_length=250, blank=True)
+    term = models.CharField(max_length=20, choices=RentalTerm.choices, default=RentalTerm.ON_DEMAND)
+    usd_per_gpu_hour = models.DecimalField(max_digits=12, decimal_places=6)
+    region = models.CharField(max_length=120, blank=True)
+    as_of = models.CharField(max_length=20, blank=True, help_text="date the price was read, ISO")
+    verified = models.BooleanField(default=False)
+    source_url = models.TextField(blank=True)
+    notes = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["gpu__name", "term", "usd_per_gpu_hour"]
+        constraints = [
+            *non_negative("usd_per_gpu_hour", prefix="rental"),
+            models.UniqueConstraint(
+                fields=["gpu", "provider", "offering", "term"], name="rental_rate_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.gpu.model} at {self.provider} ({self.term}): ${self.usd_per_gpu_hour}/h"

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from apps.catalog.models import Gpu, ModelPreset, Part, PartAlias, System, Vendor
+from apps.catalog.models import Gpu, ModelPreset, Part, PartAlias, RentalRate, System, Vendor
 from apps.catalog.snapshot import (
     FIXTURE_PATH,
     CatalogSnapshot,
     GpuSpec,
     ModelSpec,
     PartSpec,
+    RentalRateSpec,
     SystemSpec,
     snapshot_from_fixture,
 )
@@ -70,12 +71,21 @@ def catalog_load(*, snapshot: CatalogSnapshot | None = None) -> dict[str, int]:
         ModelPreset.objects.update_or_create(
             name=model_spec.name, defaults=model_spec.model_dump(exclude={"name"})
         )
+    for rate in snapshot.rental_rates:
+        RentalRate.objects.update_or_create(
+            gpu=gpus[rate.gpu],
+            provider=rate.provider,
+            offering=rate.offering,
+            term=rate.term,
+            defaults=rate.model_dump(exclude={"gpu", "provider", "offering", "term"}),
+        )
     catalog_snapshot_clear()
     return {
         "gpus": len(snapshot.gpus),
         "systems": len(snapshot.systems),
         "parts": len(snapshot.parts),
         "models": len(snapshot.models),
+        "rental_rates": len(snapshot.rental_rates),
     }
 
 
@@ -125,6 +135,7 @@ def snapshot_from_db() -> CatalogSnapshot:
             nvlink_domain_gpus=s.nvlink_domain_gpus,
             power_max_kw=s.power_max_kw,
             power_typical_kw=s.power_typical_kw,
+            power_peak_kw=s.power_peak_kw,
             base_power_kw=s.base_power_kw,
             weight_lb=s.weight_lb,
             rack_units=s.rack_units,
@@ -170,6 +181,21 @@ def snapshot_from_db() -> CatalogSnapshot:
         )
         for m in ModelPreset.objects.order_by("name")
     ]
+    rental_rates = [
+        RentalRateSpec(
+            gpu=r.gpu.key,
+            provider=r.provider,
+            offering=r.offering,
+            term=r.term,
+            usd_per_gpu_hour=r.usd_per_gpu_hour,
+            region=r.region,
+            as_of=r.as_of,
+            verified=r.verified,
+            source_url=r.source_url,
+            notes=r.notes,
+        )
+        for r in RentalRate.objects.select_related("gpu").order_by("gpu__key", "term", "pk")
+    ]
     vendors = tuple(Vendor.objects.order_by("name").values_list("name", flat=True))
     return CatalogSnapshot(
         version="db",
@@ -178,6 +204,7 @@ def snapshot_from_db() -> CatalogSnapshot:
         systems=tuple(systems),
         parts=tuple(parts),
         models=tuple(models),
+        rental_rates=tuple(rental_rates),
     )
 
 

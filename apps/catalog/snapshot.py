@@ -97,6 +97,7 @@ class SystemSpec(Sourced):
     nvlink_domain_gpus: int = 1
     power_max_kw: float | None = None
     power_typical_kw: float | None = None
+    power_peak_kw: float | None = None  # transient peak above the maximum, where stated
     weight_lb: float | None = None
     rack_units: float | None = None
     cooling: CoolingName = "air"
@@ -164,6 +165,27 @@ class ModelSpec(BaseModel):
     source: str = ""
 
 
+RentalTermName = Literal["on_demand", "spot", "committed_1y", "committed_3y"]
+
+
+class RentalRateSpec(BaseModel):
+    """What renting one GPU costs for an hour at one provider (fixtures/reference/gpu_rental.csv):
+    "B200, Lambda, on demand, $6.69/GPU-hour, US, 2026-09-20, unverified"."""
+
+    model_config = ConfigDict(frozen=True)
+
+    gpu: str  # GpuSpec.key
+    provider: str
+    offering: str = ""
+    term: RentalTermName = "on_demand"
+    usd_per_gpu_hour: Decimal
+    region: str = ""
+    as_of: str = ""  # the date the price was read, ISO
+    verified: bool = False
+    source_url: str = ""
+    notes: str = ""
+
+
 class CatalogSnapshot(BaseModel):
     """Everything the checks need to know about the lot, frozen at the start of a review."""
 
@@ -175,6 +197,7 @@ class CatalogSnapshot(BaseModel):
     systems: tuple[SystemSpec, ...] = ()
     parts: tuple[PartSpec, ...] = ()
     models: tuple[ModelSpec, ...] = ()
+    rental_rates: tuple[RentalRateSpec, ...] = ()
 
     @cached_property
     def gpu_by_key(self) -> dict[str, GpuSpec]:
@@ -187,6 +210,13 @@ class CatalogSnapshot(BaseModel):
     @cached_property
     def model_by_name(self) -> dict[str, ModelSpec]:
         return {m.name.casefold(): m for m in self.models}
+
+    def rental_rates_for(
+        self, gpu_key: str, term: RentalTermName = "on_demand"
+    ) -> tuple[RentalRateSpec, ...]:
+        """The published rates for one GPU and term, cheapest first."""
+        rates = (r for r in self.rental_rates if r.gpu == gpu_key and r.term == term)
+        return tuple(sorted(rates, key=lambda r: r.usd_per_gpu_hour))
 
     def gpu(self, key: str) -> GpuSpec:
         return self.gpu_by_key[key]

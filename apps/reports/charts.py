@@ -10,11 +10,12 @@ font-size). Each SVG has a `<title>` and `role="img"` so a screen reader says wh
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from apps.review.engine.schemas import BuyOrRent, RackLoad
 from apps.words import number_format, vehicle_name
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -267,6 +268,201 @@ def _rack_icons(racks_needed: int, racks_available: int | None) -> list[str]:
         text += f" (first {shown} drawn)"
     body.append(_label(BAR_X, 115, text, size=11, css_class="rack-figures"))
     return body
+
+
+# --- each rack against its limit, split by where the heat goes --------------------------------
+
+LIQUID_COLOUR = "#1565c0"
+AIR_COLOUR = "#f9a825"
+RACK_COL_W, RACK_COL_GAP, RACK_COL_H = 22.0, 8.0, 120.0
+MAX_RACK_COLUMNS = 12
+
+
+def rack_row_svg(racks: Sequence[RackLoad]) -> SafeString:
+    """Each rack as a column: its kW (liquid share blue, air share amber) up to the dashed line of
+    its limit; a rack none of whose systems it can take is crossed out in red.
+
+    Four DGX B200 in a 2 kW room draw as one crossed-out column 28.6 times its line; an NVL72 in a
+    150 kW liquid hall as one column, 80 % blue, under its line.
+    """
+    if not racks:
+        raise ValueError("no racks to draw")
+    shown = list(racks[:MAX_RACK_COLUMNS])
+    top = max(max(r.kw, r.limit_kw or 0.0) for r in shown) or 1.0
+    scale = RACK_COL_H / top
+    base_y, left = 30.0 + RACK_COL_H, 40.0
+    body = [_label(0, 14, "Racks against their limit", size=13, weight="bold", css_class="label")]
+    for index, rack in enumerate(shown):
+        for name, amount in (("kw", rack.kw), ("liquid_kw", rack.liquid_kw)):
+            _check_amount(name, amount)
+        x = left + index * (RACK_COL_W + RACK_COL_GAP)
+        air_h, liquid_h = rack.air_kw * scale, rack.liquid_kw * scale
+        body.append(
+            f'<rect class="rack-frame" x="{x:.1f}" y="30" width="{RACK_COL_W:.1f}" '
+            f'height="{RACK_COL_H:.1f}" fill="none" stroke="{TRACK}" stroke-width="1"/>'
+        )
+        if liquid_h:
+            body.append(
+                f'<rect class="rack-liquid" x="{x:.1f}" y="{base_y - liquid_h:.1f}" '
+                f'width="{RACK_COL_W:.1f}" height="{liquid_h:.1f}" fill="{LIQUID_COLOUR}"/>'
+            )
+        body.append(
+            f'<rect class="rack-air" x="{x:.1f}" y="{base_y - liquid_h - air_h:.1f}" '
+            f'width="{RACK_COL_W:.1f}" height="{air_h:.1f}" fill="{AIR_COLOUR}"/>'
+        )
+        if rack.limit_kw is not None:
+            limit_y = base_y - rack.limit_kw * scale
+            body.append(
+                f'<line class="rack-limit" x1="{x - 3:.1f}" y1="{limit_y:.1f}" '
+                f'x2="{x + RACK_COL_W + 3:.1f}" y2="{limit_y:.1f}" stroke="{INK}" '
+                f'stroke-width="2" stroke-dasharray="4 2"/>'
+            )
+        if not rack.usable:
+            body.append(
+                f'<path class="rack-unusable" d="M {x:.1f} 30 L {x + RACK_COL_W:.1f} {base_y:.1f} '
+                f'M {x + RACK_COL_W:.1f} 30 L {x:.1f} {base_y:.1f}" stroke="{OVER_COLOUR}" '
+                f'stroke-width="2.5"/>'
+            )
+        body.append(
+            _label(
+                x + RACK_COL_W / 2,
+                base_y + 14,
+                number_format(rack.kw),
+                size=10,
+                anchor="middle",
+                css_class="rack-kw",
+            )
+        )
+    unusable = sum(not r.usable for r in racks)
+    limits = {r.limit_kw for r in racks if r.limit_kw is not None}
+    words = [f"{len(racks)} rack{'s' if len(racks) != 1 else ''}"]
+    if limits:
+        words.append(f"limit {' / '.join(number_format(v) for v in sorted(limits))} kW")
+    if any(r.liquid_kw for r in racks):
+        words.append("blue: liquid, amber: air")
+    if unusable:
+        words.append(f"{unusable} cannot be used (crossed out)")
+    if len(racks) > len(shown):
+        words.append(f"first {len(shown)} drawn")
+    body.append(_label(0, base_y + 32, " · ".join(words), size=11, css_class="figures"))
+    title = "Racks: " + "; ".join(
+        f"{number_format(r.kw)} kW"
+        + (f" of {number_format(r.limit_kw)} kW" if r.limit_kw is not None else "")
+        + ("" if r.usable else " (cannot be used)")
+        for r in shown
+    )
+    return _svg(width=CHART_W, height=int(base_y + 40), title=title, body=body, kind="rack-row")
+
+
+# --- buy or rent: cumulative cost ---------------------------------------------------------------
+
+PLOT_X, PLOT_W, PLOT_Y, PLOT_H = 64.0, 300.0, 38.0, 120.0
+
+
+def _money(amount: float) -> str:
+    if amount >= 1_000_000:
+        return f"${amount / 1_000_000:,.1f}M"
+    if amount >= 10_000:
+        return f"${amount / 1000:,.0f}k"
+    return f"${amount:,.0f}"
+
+
+def buy_rent_svg(result: BuyOrRent) -> SafeString:
+    """Cumulative cost by month: buying starts at the purchase price and climbs by the power bill,
+    renting starts at nothing and climbs by the rent. Where they cross is the break-even, marked;
+    the project's end is the dashed line. Eight H100s for six weeks end far left of the crossing.
+    """
+    months = _check_amount("months", result.months)
+    even = result.break_even_months
+    span = max(months, min(even * 1.25, 60.0) if even is not None else months, 1.0)
+    buy_end = result.purchase_usd + result.power_usd_per_month * span
+    rent_end = result.rent_usd_per_month * span
+    top = max(buy_end, rent_end, 1.0)
+
+    def point(month: float, usd: float) -> str:
+        return f"{PLOT_X + month / span * PLOT_W:.1f},{PLOT_Y + PLOT_H - usd / top * PLOT_H:.1f}"
+
+    body = [
+        _label(0, 14, "Buy or rent: cumulative cost", size=13, weight="bold", css_class="label"),
+        f'<line x1="{PLOT_X}" y1="{PLOT_Y + PLOT_H}" x2="{PLOT_X + PLOT_W}" '
+        f'y2="{PLOT_Y + PLOT_H}" stroke="{INK}" stroke-width="1"/>',
+        f'<line x1="{PLOT_X}" y1="{PLOT_Y}" x2="{PLOT_X}" y2="{PLOT_Y + PLOT_H}" stroke="{INK}" '
+        f'stroke-width="1"/>',
+        _label(PLOT_X - 4, PLOT_Y + 8, _money(top), size=10, anchor="end", fill=MUTED),
+        _label(PLOT_X - 4, PLOT_Y + PLOT_H, "$0", size=10, anchor="end", fill=MUTED),
+        _label(
+            PLOT_X + PLOT_W,
+            PLOT_Y + PLOT_H + 14,
+            f"{number_format(span)} months",
+            size=10,
+            anchor="end",
+            fill=MUTED,
+        ),
+        f'<polyline class="line-buy" points="{point(0, result.purchase_usd)} '
+        f'{point(span, buy_end)}" fill="none" stroke="{CAPACITY_COLOUR}" stroke-width="2.5"/>',
+        f'<polyline class="line-rent" points="{point(0, 0)} {point(span, rent_end)}" '
+        f'fill="none" stroke="{LIQUID_COLOUR}" stroke-width="2.5"/>',
+        _label(
+            PLOT_X + 6,
+            PLOT_Y + PLOT_H - result.purchase_usd / top * PLOT_H - 5,
+            "buy",
+            size=11,
+            fill=MUTED,
+            css_class="buy-label",
+        ),
+        _label(
+            PLOT_X + PLOT_W - 6,
+            PLOT_Y + PLOT_H - rent_end / top * PLOT_H - 2,
+            "rent",
+            size=11,
+            anchor="end",
+            fill=LIQUID_COLOUR,
+            css_class="rent-label",
+        ),
+    ]
+    end_x = PLOT_X + months / span * PLOT_W
+    body += [
+        f'<line class="project-end" x1="{end_x:.1f}" y1="{PLOT_Y}" x2="{end_x:.1f}" '
+        f'y2="{PLOT_Y + PLOT_H}" stroke="{INK}" stroke-width="1" stroke-dasharray="4 2"/>',
+        _label(
+            end_x,
+            PLOT_Y - 4,
+            "project end",
+            size=10,
+            anchor="middle",
+            fill=MUTED,
+            css_class="project-end-label",
+        ),
+    ]
+    if even is not None and even <= span:
+        cx, cy = point(even, result.purchase_usd + result.power_usd_per_month * even).split(",")
+        # above-left of the dot, clear of both lines; below-right when that leaves the plot
+        room_above = float(cy) - 12 > PLOT_Y
+        body += [
+            f'<circle class="break-even" cx="{cx}" cy="{cy}" r="5" fill="{OVER_COLOUR}"/>',
+            _label(
+                float(cx) + (-8 if room_above else 8),
+                float(cy) + (-10 if room_above else 18),
+                f"break-even {number_format(even)} months",
+                size=11,
+                anchor="end" if room_above else "start",
+                css_class="break-even-label",
+            ),
+        ]
+    cheaper = "renting" if result.cheaper == "rent" else "buying"
+    period = result.period or f"{number_format(months)} months"
+    summary = (
+        f"{period}: buy {_money(result.buy_total_usd)}, rent "
+        f"{_money(result.rent_total_usd)}; {cheaper} is cheaper"
+    )
+    body.append(_label(0, PLOT_Y + PLOT_H + 32, summary, size=11, css_class="figures"))
+    title = f"Buy or rent over {number_format(months)} months: buy {_money(result.buy_total_usd)}"
+    title += f", rent {_money(result.rent_total_usd)}"
+    if even is not None:
+        title += f"; break-even after {number_format(even)} months"
+    return _svg(
+        width=CHART_W, height=int(PLOT_Y + PLOT_H + 42), title=title, body=body, kind="buy-rent"
+    )
 
 
 # --- the vehicles -------------------------------------------------------------------------------

@@ -14,10 +14,12 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from apps.reports.charts import (
+    buy_rent_svg,
     demand_capacity_svg,
     gauge_svg,
     number_format,
     rack_power_svg,
+    rack_row_svg,
     vehicle_name,
     vehicle_svg,
 )
@@ -230,10 +232,11 @@ def charts(report: ReviewReport) -> list[Chart]:
                 "Sustained 64-bit rate the science needs against what the engines give.",
             )
         )
+    qualified = (facility.rack_power_kw if facility is not None else None) or sizing.usable_rack_kw
     if (
         facility is not None
         and facility.site == "datacenter"
-        and facility.rack_power_kw
+        and qualified
         and sizing.rack_power_kw is not None
     ):
         drawn.append(
@@ -241,11 +244,31 @@ def charts(report: ReviewReport) -> list[Chart]:
                 "rack",
                 rack_power_svg(
                     sizing.rack_power_kw,
-                    facility.rack_power_kw,
+                    sizing.usable_rack_kw or qualified,
                     racks_needed=sizing.racks_needed,
                     racks_available=facility.racks_available,
                 ),
                 "One rack's draw against the kW the room is qualified for.",
+            )
+        )
+    if sizing.racks:
+        drawn.append(
+            Chart(
+                "rack-row",
+                rack_row_svg(sizing.racks),
+                "Each rack as the quote fills it, against its limit (dashed); blue is heat into "
+                "the liquid loop, amber into the room's air; a crossed-out rack cannot take even "
+                "one of its systems.",
+            )
+        )
+    if sizing.buy_or_rent is not None:
+        drawn.append(
+            Chart(
+                "buy-rent",
+                buy_rent_svg(sizing.buy_or_rent),
+                "Cumulative cost, buying (the purchase, then power) against renting the same GPUs "
+                "for the busy hours; the dashed line is the project's end, the dot the "
+                "break-even. No resale value and no staff cost on either side.",
             )
         )
     return drawn

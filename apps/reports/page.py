@@ -248,9 +248,29 @@ SIZING_ROWS: list[tuple[str, str, str]] = [
     ("utilization_pct", "Utilization at the asked load", "%"),
     ("power_kw", "Power, every system at maximum", "kW"),
     ("rack_power_kw", "Power per rack", "kW"),
+    ("usable_rack_kw", "Usable power per rack (its limit)", "kW"),
     ("racks_needed", "Racks needed", "racks"),
     ("weight_lb", "Weight, every system", "lb"),
+    ("heat_btu_per_hr", "Heat, every system at maximum", "BTU/h"),
+    ("liquid_kw", "Heat into the liquid loop", "kW"),
+    ("air_kw", "Heat into the room's air", "kW"),
+    ("energy_kwh_per_year", "Energy a year (typical kW × 8,760 h × PUE)", "kWh"),
+    ("energy_cost_per_year", "Energy bill a year", "USD"),
+    ("co2_tonnes_per_year", "CO2 a year", "t"),
 ]
+
+
+def no_rack_text(report: ReviewReport) -> str | None:
+    """ "none: no rack here can take one NVIDIA DGX B200" when a system exceeds every rack."""
+    names = report.sizing.no_rack_fits
+    if not names:
+        return None
+    return f"none: no rack here can take one {' or one '.join(names)}"
+
+
+def _split_applies(report: ReviewReport, key: str) -> bool:
+    """The liquid/air split only says something when some heat goes to a liquid loop."""
+    return key not in {"liquid_kw", "air_kw"} or bool(report.sizing.liquid_kw)
 
 
 @dataclass(frozen=True)
@@ -272,7 +292,10 @@ def sizing_rows(report: ReviewReport, *, before: ReviewReport | None = None) -> 
     rows = []
     for key, label, unit in SIZING_ROWS:
         value = getattr(report.sizing, key)
-        if value is None:
+        if key == "racks_needed" and value is None and (none := no_rack_text(report)):
+            rows.append(SizingRow(key, label, none, ""))
+            continue
+        if value is None or not _split_applies(report, key):
             continue
         shown = number_format(float(value))
         was = None

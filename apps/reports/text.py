@@ -32,8 +32,15 @@ SIZING_LABELS = (
     ("utilization_pct", "Utilization", "%"),
     ("power_kw", "Power, all systems at maximum", "kW"),
     ("rack_power_kw", "Power per rack", "kW"),
+    ("usable_rack_kw", "Usable power per rack", "kW"),
     ("racks_needed", "Racks needed", ""),
     ("weight_lb", "Weight", "lb"),
+    ("heat_btu_per_hr", "Heat at maximum", "BTU/h"),
+    ("liquid_kw", "Heat into the liquid loop", "kW"),
+    ("air_kw", "Heat into the room's air", "kW"),
+    ("energy_kwh_per_year", "Energy a year (typical × 8,760 h × PUE)", "kWh"),
+    ("energy_cost_per_year", "Energy bill a year", "USD"),
+    ("co2_tonnes_per_year", "CO2 a year", "t"),
 )
 WIDTH = 96
 
@@ -111,11 +118,16 @@ def report_text(report: ReviewReport) -> str:
         out.append(f"The building: {f.name} ({f.site}, {f.cooling.replace('_', ' ')} cooling)")
     out.append("")
     sizing = report.sizing.model_dump()
+    if not sizing.get("liquid_kw"):
+        sizing["liquid_kw"] = sizing["air_kw"] = None  # no loop: the split says nothing
     numbers = [
-        f"  {label}: {_number(sizing[key])}{' ' + unit if unit else ''}"
+        f"  {label}: {_number(float(sizing[key]))}{' ' + unit if unit else ''}"
         for key, label, unit in SIZING_LABELS
         if sizing.get(key) is not None
     ]
+    if sizing.get("racks_needed") is None and sizing.get("no_rack_fits"):
+        names = " or one ".join(sizing["no_rack_fits"])
+        numbers.append(f"  Racks needed: none: no rack here can take one {names}")
     if numbers:
         out.append("The numbers:")
         out += numbers

@@ -45,6 +45,13 @@ WORKLOAD_PRESETS: dict[str, dict[str, Any]] = {
         "tokens_per_sec_per_user": 2,
     },
     "full-fine-tune": {"name": "Full fine-tune", "kind": "fine_tuning", "memory_gb": 512},
+    "six-week-fine-tune": {
+        "name": "Six-week fine-tune",
+        "kind": "fine_tuning",
+        "memory_gb": 512,
+        "duration_weeks": 6,
+        "busy_hours_per_day": 24,
+    },
     "fp64-cfd": {"name": "CFD solver", "kind": "hpc", "fp64_tflops": 100},
 }
 
@@ -57,6 +64,61 @@ FACILITY_PRESETS: dict[str, dict[str, Any]] = {
         "circuit_amps": 15,
     },
     "office-20a": {"name": "Lab bench", "site": "office", "circuit_volts": 120, "circuit_amps": 20},
+    "office-230v-16a": {
+        "name": "Office desk, 230 V 16 A",
+        "site": "office",
+        "circuit_volts": 230,
+        "circuit_amps": 16,
+        "electricity_usd_per_kwh": 0.2,
+        "grid_kg_co2_per_kwh": 0.281,
+        "units": "si",
+    },
+    "closet-server-room": {
+        "name": "Closet server room, one 208 V 20 A feed",
+        "site": "datacenter",
+        "racks_available": 1,
+        "rows": 1,
+        "feed_volts": 208,
+        "feed_phase": "single",
+        "feed_amps": 20,
+        "cooling": "air",
+        "air_kw_per_rack": 5,
+    },
+    "enterprise-air-hall": {
+        "name": "Enterprise air hall, 15 kW racks",
+        "site": "datacenter",
+        "rack_power_kw": 15,
+        "racks_available": 10,
+        "rows": 2,
+        "cooling": "air",
+        "air_kw_per_rack": 15,
+        "floor_load_lb_per_sqft": 250,
+    },
+    "liquid-ai-hall": {
+        "name": "Liquid-ready AI hall with CDUs",
+        "site": "datacenter",
+        "rack_power_kw": 150,
+        "racks_available": 4,
+        "rows": 1,
+        "cooling": "liquid",
+        "air_kw_per_rack": 30,
+        "cdu_kw": 500,
+        "facility_water_c": 32,
+        "floor_load_lb_per_sqft": 500,
+        "pue": 1.2,
+    },
+    "colo-cage-ab-208v-30a": {
+        "name": "Colocation cage, A/B 208 V 30 A three-phase",
+        "site": "datacenter",
+        "racks_available": 4,
+        "rows": 1,
+        "feed_volts": 208,
+        "feed_phase": "three",
+        "feed_amps": 30,
+        "feed_redundant": True,
+        "cooling": "air",
+        "floor_load_lb_per_sqft": 250,
+    },
     "legacy-room": {
         "name": "Legacy room",
         "site": "datacenter",
@@ -79,6 +141,7 @@ FACILITY_PRESETS: dict[str, dict[str, Any]] = {
         "rack_power_kw": 20,
         "racks_available": 4,
         "cooling": "air_rdhx",
+        "rdhx_kw_per_rack": 60,
         "floor_load_lb_per_sqft": 250,
     },
     "ai-hall": {
@@ -124,6 +187,9 @@ def _validated[T: BaseModel](model: type[T], data: Any, label: str) -> T:
             raise ReviewInputError(f"{label}: unknown field {field!r}") from None
         if error["type"] == "missing":
             raise ReviewInputError(f"{label}: field {field!r} is required") from None
+        if not error["loc"]:  # a rule across fields: "a rack feed needs both feed_volts and …"
+            reason = error["msg"].removeprefix("Value error, ")
+            raise ReviewInputError(f"{label}: {reason}") from None
         given = error.get("input")
         shown = f" (got {given!r})" if not isinstance(given, dict | list) else ""
         raise ReviewInputError(f"{label}: field {field!r}: {error['msg']}{shown}") from None

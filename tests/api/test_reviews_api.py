@@ -226,3 +226,43 @@ def test_a_tsv_file_part_is_accepted(clients, demo, catalog_db):
     response = _post(clients["account_team"], file=upload)
     assert response.status_code == 201, response.content
     assert response.json()["systems"][0]["sku"] == "dgx-b200"
+
+
+def test_the_building_and_the_loads_time_reach_the_engine(clients, engine):
+    facility = {
+        "name": "Colo cage",
+        "feed_volts": 208,
+        "feed_phase": "three",
+        "feed_amps": 30,
+        "feed_redundant": True,
+        "floor_load_kg_per_m2": 1221,
+        "units": "si",
+    }
+    workload = WORKLOAD | {"duration_weeks": 6, "busy_hours_per_day": 10}
+    response = _post(
+        clients["account_team"], facility=json.dumps(facility), workload=json.dumps(workload)
+    )
+    assert response.status_code == 201, response.content
+    assert (engine["facility"].feed_volts, engine["facility"].feed_redundant) == (208, True)
+    assert engine["workload"].duration_weeks == 6
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (
+            {"facility": json.dumps({"feed_volts": 208})},
+            "facility: a rack feed needs both feed_volts and feed_amps (feed_amps missing)",
+        ),
+        ({"facility": json.dumps({"feed_volts": 110, "feed_amps": 20})}, "field 'feed_volts'"),
+        (
+            {"workload": json.dumps(WORKLOAD | {"duration_weeks": 6, "duration_months": 2})},
+            "workload: give one of duration_weeks, duration_months, not several",
+        ),
+        ({"workload": json.dumps(WORKLOAD | {"busy_hours_per_day": 25})}, "busy_hours_per_day"),
+    ],
+)
+def test_bad_building_or_time_is_400(clients, engine, overrides, message):
+    response = _post(clients["account_team"], **overrides)
+    assert response.status_code == 400
+    assert message in response.json()["error"]

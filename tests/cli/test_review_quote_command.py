@@ -408,3 +408,47 @@ def test_empty_standard_input_is_one_error_line():
     proc = _shell(["-", "--workload", "internal-assistant", "--facility", "server-room"], b"")
     assert proc.returncode == 2
     assert one_error_line(proc.stderr.decode()).startswith("error: standard input: empty")
+
+
+def test_help_documents_the_facility_json(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        call_command("review_quote", "--help")
+    assert exit_.value.code == 0
+    text = capsys.readouterr().out
+    for field in ("feed_volts", "feed_redundant", "cdu_kw", "floor_load_kg_per_m2", "pue"):
+        assert f'"{field}"' in text
+    assert '"duration_weeks": 6' in text
+    assert "colo-cage-ab-208v-30a" in text
+
+
+def test_an_old_facility_json_and_a_new_one_both_run(tmp_path):
+    new = tmp_path / "cage.json"
+    new.write_text(
+        json.dumps(
+            {
+                "name": "Colo cage",
+                "feed_volts": 208,
+                "feed_phase": "three",
+                "feed_amps": 30,
+                "feed_redundant": True,
+                "racks_available": 4,
+            }
+        )
+    )
+    code, out, _ = run(*example(VANS)[:-2], "--facility", str(new), "--format", "json")
+    assert code == 0
+    report = json.loads(out)
+    # 208 V × 30 A × √3 × 0.8 = 8.65 kW one side of the A/B pair
+    assert report["sizing"]["usable_rack_kw"] == pytest.approx(8.65)
+    code, out, _ = run(*example(VANS), "--format", "json")
+    assert code == 0 and json.loads(out)["sizing"]["usable_rack_kw"] == 15
+
+
+def test_a_feed_without_amps_is_one_error_line(tmp_path):
+    bad = tmp_path / "feed.json"
+    bad.write_text('{"feed_volts": 208}')
+    code, _, err = run(*example(VANS)[:-2], "--facility", str(bad))
+    assert code == 2
+    assert one_error_line(err) == (
+        "error: feed.json: a rack feed needs both feed_volts and feed_amps (feed_amps missing)"
+    )

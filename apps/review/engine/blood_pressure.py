@@ -30,6 +30,7 @@ from apps.review.engine.sizing.facility import (
     floor_severity,
 )
 
+RENT_BEATS_BY = 0.5  # a purchase a rental beats by more than half
 WRONG_FIT_CHECKS = frozenset({"memory_fit", "nvlink_domain", "fp64", "throughput"})
 DEFAULT_FINANCE_THRESHOLDS = (10_000, 100_000, 1_000_000)
 
@@ -89,6 +90,28 @@ def finance_pressure(
         money = f": roughly {usd(use.idle_usd)} producing nothing" if use.idle_usd else ""
         bus = " Needed a school bus, bought a cement truck." if use.training_grade else ""
         reasons.append((level, f"About {pct(use.idle_share)} of it would sit idle{money}.{bus}"))
+    rent = next((f for f in findings if f.check == "buy_or_rent" and f.metrics), None)
+    if rent is not None:
+        rent_total, buy_total = rent.metrics["rent_total_usd"], rent.metrics["buy_total_usd"]
+        if rent_total < buy_total * RENT_BEATS_BY:
+            level = min(3, level + 1)
+            reasons.append(
+                (
+                    level,
+                    f"Buying a new car for a three-day vacation: a rental of the same GPUs costs "
+                    f"{usd(Decimal(str(rent_total)))} for {rent.metrics['period']}, against "
+                    f"{usd(Decimal(str(buy_total)))} to buy and power them.",
+                )
+            )
+    energy = next((f for f in findings if f.check == "energy"), None)
+    if energy is not None:
+        reasons.append(
+            (
+                0,
+                f"The running bill: about {usd(energy.metrics['energy_usd_per_year'])} and "
+                f"{num(energy.metrics['co2_tonnes_per_year'])} t CO2 a year at typical draw.",
+            )
+        )
     wrong = [f for f in findings if f.check in WRONG_FIT_CHECKS and f.severity == "critical"]
     if wrong:
         level = max(level, 2)

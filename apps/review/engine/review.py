@@ -10,13 +10,16 @@ Sizing runs once (`checks.context.context_build`), then every check reads the sa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 
 from pydantic import BaseModel, Field
 
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.review.engine.blood_pressure import DEFAULT_FINANCE_THRESHOLDS, blood_pressure_for
 from apps.review.engine.checks import CHECKS
+from apps.review.engine.checks.buy_or_rent import comparison
 from apps.review.engine.checks.context import ReviewContext, context_build
+from apps.review.engine.checks.energy import fleet_kw, tariff_of
 from apps.review.engine.errors import ReviewInputError
 from apps.review.engine.recommendation import recommend_from_context
 from apps.review.engine.schemas import (
@@ -24,10 +27,17 @@ from apps.review.engine.schemas import (
     LineProblem,
     QuotedSystem,
     QuoteSummary,
+    RackLoad,
     ReviewReport,
     Sizing,
     Workload,
     verdict_for,
+)
+from apps.review.engine.sizing.facility import (
+    btu_per_hr,
+    energy_per_year,
+    heat_split_kw,
+    usable_rack_kw,
 )
 
 __all__ = ["ReviewInput", "ReviewInputError", "review", "sizing_of"]
@@ -105,6 +115,80 @@ def sizing_of(ctx: ReviewContext) -> Sizing:
         utilization_pct=_round(ctx.utilization.share * 100, 1) if ctx.utilization else None,
         power_kw=_round(sum(powers)) if powers else None,
         rack_power_kw=_round(max(rack_kws)) if rack_kws else None,
-        racks_needed=sum(plan.racks_needed for _, plan in ctx.racks) if ctx.racks else None,
+        racks_needed=_racks_needed(ctx),
         weight_lb=_round(sum(weights), 1) if weights else None,
+        **_building(ctx),
     )
+
+
+def _racks_needed(ctx: ReviewContext) -> int | None:
+    """Racks for every line; None when no rack here can take one of some system (four DGX B200
+    at 14.3 kW in a 2 kW room: not "1 rack", none of these racks)."""
+    if not ctx.racks or any(plan.single_over_budget for _, plan in ctx.racks):
+        return None
+    return sum(plan.racks_needed for _, plan in ctx.racks)
+
+
+MAX_DRAWN_RACKS = 48
+
+
+def rack_loads(ctx: ReviewContext) -> list[RackLoad]:
+    """Each rack as the quote fills it: 5 DGX B200 in 20 kW racks are five racks of 14.3 kW;
+    a rack of a system no rack here can take is drawn as unusable."""
+    loads: list[RackLoad] = []
+    room = ctx.facility.cooling
+    for vehicle, plan in ctx.racks:
+        kw = vehicle.system.power_kw
+        if kw is None or not plan.quantity:
+            continue
+        left = plan.quantity
+        while left > 0 and len(loads) < MAX_DRAWN_RACKS:
+            count = min(left, plan.systems_per_rack)
+            left -= count
+            liquid, air = heat_split_kw(vehicle.system.cooling, room, count * kw)
+            loads.append(
+                RackLoad(
+                    system=vehicle.name,
+                    systems=count,
+                    kw=round(count * kw, 2),
+                    limit_kw=_round(plan.budget_kw),
+                    liquid_kw=round(liquid, 2),
+                    air_kw=round(air, 2),
+                    usable=not plan.single_over_budget,
+                )
+            )
+    return loads
+
+
+def _building(ctx: ReviewContext) -> dict[str, object]:
+    """Heat, the running bill, the racks drawn and the buy-or-rent curve (null when not asked)."""
+    peak, typical = fleet_kw(ctx.vehicles)
+    out: dict[str, object] = {}
+    if peak:
+        tariff = tariff_of(ctx.facility)
+        kwh, cost, tonnes = energy_per_year(
+            typical_kw=typical,
+            pue=tariff.pue,
+            usd_per_kwh=tariff.usd_per_kwh,
+            kg_co2_per_kwh=tariff.kg_co2_per_kwh,
+        )
+        out |= {
+            "heat_btu_per_hr": round(btu_per_hr(peak)),
+            "typical_kw": _round(typical),
+            "energy_kwh_per_year": round(kwh),
+            "energy_cost_per_year": Decimal(round(cost)),
+            "co2_tonnes_per_year": _round(tonnes, 1),
+        }
+    if ctx.racks:
+        loads = rack_loads(ctx)
+        no_fit = [v.name for v, plan in ctx.racks if plan.single_over_budget]
+        out |= {
+            "usable_rack_kw": _round(usable_rack_kw(ctx.facility)),
+            "no_rack_fits": no_fit or None,
+            "racks": loads or None,
+            "liquid_kw": _round(sum(r.liquid_kw for r in loads)) if loads else None,
+            "air_kw": _round(sum(r.air_kw for r in loads)) if loads else None,
+        }
+    if ctx.workload.states_time:
+        out["buy_or_rent"] = comparison(ctx)[0]
+    return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from apps.quotes.schemas import (
     SEVERITY_ORDER,
@@ -103,6 +103,42 @@ class Workload(BaseModel):
     tokens_per_sec_per_user: float = Field(default=10.0, gt=0, le=100_000)
     memory_gb: float | None = Field(default=None, gt=0)
     fp64_tflops: float | None = Field(default=None, gt=0)
+    # The load's time (buy_or_rent): how long the project runs and how many hours a day the GPUs
+    # are busy. All optional; without any of them the review is as it always was.
+    duration_weeks: float | None = Field(default=None, gt=0, le=5200)
+    duration_months: float | None = Field(default=None, gt=0, le=1200)
+    duration_ongoing: bool = False
+    busy_hours_per_day: float | None = Field(default=None, gt=0, le=24)
+    rent_usd_per_gpu_hour: float | None = Field(default=None, gt=0, le=1000)
+
+    @model_validator(mode="after")
+    def _one_duration(self) -> Workload:
+        given = [
+            name
+            for name, value in (
+                ("duration_weeks", self.duration_weeks),
+                ("duration_months", self.duration_months),
+                ("duration_ongoing", self.duration_ongoing or None),
+            )
+            if value is not None
+        ]
+        if len(given) > 1:
+            raise ValueError(f"give one of {', '.join(given)}, not several")
+        return self
+
+    @property
+    def states_time(self) -> bool:
+        """Whether the load says how long or how many hours: only then is buy_or_rent asked."""
+        return any(
+            value is not None
+            for value in (
+                self.duration_weeks,
+                self.duration_months,
+                self.duration_ongoing or None,
+                self.busy_hours_per_day,
+                self.rent_usd_per_gpu_hour,
+            )
+        )
 
     @field_validator("model", mode="before")
     @classmethod
@@ -110,6 +146,9 @@ class Workload(BaseModel):
         if isinstance(value, str) and not value.strip():
             return None
         return value
+
+
+FeedVolts = Literal[120, 208, 230, 240, 400, 415]
 
 
 class Facility(BaseModel):
@@ -125,6 +164,36 @@ class Facility(BaseModel):
     floor_load_lb_per_sqft: float | None = Field(default=None, gt=0)
     circuit_volts: float | None = Field(default=None, gt=0)
     circuit_amps: float | None = Field(default=None, gt=0)
+    # --- the building in Facilities' own words (all optional; today's fields still work) ---
+    # Per-rack feeds: usable kW = feeds per side × V × A (× √3 three-phase) × continuous share.
+    # With A/B feeds either side must carry the whole rack, so the usable kW is one side's.
+    feed_volts: FeedVolts | None = None
+    feed_phase: Literal["single", "three"] = "single"
+    feed_amps: float | None = Field(default=None, gt=0, le=800)
+    feeds_per_side: int = Field(default=1, ge=1, le=8)
+    feed_redundant: bool = False  # A/B (N+N): one side carries the rack when the other fails
+    continuous_share: float = Field(default=0.8, gt=0, le=1)  # NEC 80 %; 1.0 for 100 %-rated
+    rows: int | None = Field(default=None, ge=0)
+    # Cooling plant: what the room's air removes per rack, what a rear door removes, the liquid
+    # loop's CDU capacity (for every liquid-cooled rack together) and its supply temperature.
+    air_kw_per_rack: float | None = Field(default=None, gt=0, le=200)
+    rdhx_kw_per_rack: float | None = Field(default=None, gt=0, le=200)
+    cdu_kw: float | None = Field(default=None, gt=0, le=100_000)
+    facility_water_c: float | None = Field(default=None, ge=2, le=70)
+    floor_load_kg_per_m2: float | None = Field(default=None, gt=0)
+    rack_footprint_sqft: float | None = Field(default=None, gt=0, le=100)
+    rack_footprint_m2: float | None = Field(default=None, gt=0, le=10)
+    electricity_usd_per_kwh: float | None = Field(default=None, ge=0, le=10)
+    grid_kg_co2_per_kwh: float | None = Field(default=None, ge=0, le=2)
+    pue: float | None = Field(default=None, ge=1, le=4)
+    units: Literal["imperial", "si"] = "imperial"
+
+    @model_validator(mode="after")
+    def _feed_complete(self) -> Facility:
+        if (self.feed_volts is None) != (self.feed_amps is None):
+            missing = "feed_amps" if self.feed_amps is None else "feed_volts"
+            raise ValueError(f"a rack feed needs both feed_volts and feed_amps ({missing} missing)")
+        return self
 
 
 Level = Literal["calm", "raised", "high", "crisis"]
@@ -155,6 +224,36 @@ class Finding(BaseModel):
     unverified: list[str] = Field(default_factory=list)
 
 
+class RackLoad(BaseModel):
+    """One rack as the drawing shows it: its draw against its limit, split by where the heat
+    goes; `usable` is False for a rack that cannot take even one of its systems."""
+
+    system: str
+    systems: int
+    kw: float
+    limit_kw: float | None = None
+    liquid_kw: float = 0.0
+    air_kw: float = 0.0
+    usable: bool = True
+
+
+class BuyOrRent(BaseModel):
+    """Buying against renting the same GPUs for the busy hours, month by month."""
+
+    months: float
+    gpus: int
+    busy_hours_per_day: float
+    rent_usd_per_gpu_hour: float
+    purchase_usd: float
+    power_usd_per_month: float
+    rent_usd_per_month: float
+    buy_total_usd: float
+    rent_total_usd: float
+    break_even_months: float | None = None  # None when renting stays cheaper for ever
+    cheaper: Literal["buy", "rent"]
+    period: str = ""  # as the load states it: "6 weeks", "ongoing, compared over 36 months"
+
+
 class Sizing(BaseModel):
     job_memory_gb: float | None = None
     # What must ride in one NVLink domain: the whole job for training; for inference one copy
@@ -168,8 +267,20 @@ class Sizing(BaseModel):
     utilization_pct: float | None = None
     power_kw: float | None = None
     rack_power_kw: float | None = None
-    racks_needed: int | None = None
+    racks_needed: int | None = None  # null when no rack here can take one of the systems
     weight_lb: float | None = None
+    # The building in Facilities' words (null where it does not apply)
+    no_rack_fits: list[str] | None = None  # systems no rack in this room can take one of
+    usable_rack_kw: float | None = None  # what one rack may draw: qualified kW or its feeds
+    heat_btu_per_hr: float | None = None  # every system at maximum, 1 kW = 3,412.14 BTU/h
+    liquid_kw: float | None = None  # heat into the liquid loop (liquid-cooled systems)
+    air_kw: float | None = None  # heat into the room's air
+    typical_kw: float | None = None
+    energy_kwh_per_year: float | None = None  # typical kW × 8,760 h × PUE
+    energy_cost_per_year: Money | None = None
+    co2_tonnes_per_year: float | None = None
+    racks: list[RackLoad] | None = None  # each rack's kW against its limit (the drawing)
+    buy_or_rent: BuyOrRent | None = None  # cumulative cost, buy vs rent (the chart)
 
 
 class Pressure(BaseModel):

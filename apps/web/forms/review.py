@@ -46,6 +46,15 @@ COOLING_CHOICES = [
     ("liquid", "Liquid (facility water loop, CDUs)"),
 ]
 CUSTOM_MODEL = "__custom__"
+DURATION_UNITS = [
+    ("", "Not stated (no buy-or-rent comparison)"),
+    ("weeks", "weeks"),
+    ("months", "months"),
+    ("ongoing", "ongoing (compared over 3 years)"),
+]
+FEED_VOLTS = [("", "Not given")] + [(str(v), f"{v} V") for v in (120, 208, 230, 240, 400, 415)]
+FEED_PHASES = [("single", "Single-phase"), ("three", "Three-phase")]
+UNITS = [("imperial", "Imperial (lb/sq ft, BTU/h)"), ("si", "SI (kg/m², kW)")]
 
 
 def _pydantic_errors_to_form(form: forms.Form, error: ValidationError) -> None:
@@ -86,6 +95,22 @@ class WorkloadForm(forms.Form):
     )
     fp64_tflops = forms.FloatField(
         min_value=0.1, required=False, label="FP64 needed (TFLOPS)", help_text="For HPC codes."
+    )
+    duration = forms.FloatField(min_value=0.1, required=False, label="Project runs for")
+    duration_unit = forms.ChoiceField(choices=DURATION_UNITS, required=False, label="Unit")
+    busy_hours_per_day = forms.FloatField(
+        min_value=0.1,
+        max_value=24,
+        required=False,
+        label="Busy hours per day",
+        help_text="24 when not given. With a duration, the review compares buying with renting.",
+    )
+    rent_usd_per_gpu_hour = forms.FloatField(
+        min_value=0.01,
+        max_value=1000,
+        required=False,
+        label="Rental rate ($/GPU-hour)",
+        help_text="Blank: the median on-demand rate in the catalog for the quoted GPU.",
     )
 
     def __init__(
@@ -139,8 +164,21 @@ class WorkloadForm(forms.Form):
                 "tokens_per_sec_per_user": cleaned["tokens_per_sec_per_user"],
                 "memory_gb": cleaned.get("memory_gb"),
                 "fp64_tflops": cleaned.get("fp64_tflops"),
+                **_duration_fields(cleaned.get("duration"), cleaned.get("duration_unit") or ""),
+                "busy_hours_per_day": cleaned.get("busy_hours_per_day"),
+                "rent_usd_per_gpu_hour": cleaned.get("rent_usd_per_gpu_hour"),
             }
         )
+
+
+def _duration_fields(amount: float | None, unit: str) -> dict[str, Any]:
+    """ "6" + "weeks" → duration_weeks 6; "ongoing" needs no number; a number without a unit is
+    taken as months."""
+    if unit == "ongoing":
+        return {"duration_ongoing": True}
+    if amount is None:
+        return {}
+    return {"duration_weeks": amount} if unit == "weeks" else {"duration_months": amount}
 
 
 def _model_label(model: Any) -> str:
@@ -159,6 +197,12 @@ def workload_initial(workload: Workload) -> dict[str, Any]:
     data = workload.model_dump(mode="json")
     if isinstance(workload.model, ModelShape):
         data["model"] = CUSTOM_MODEL
+    if workload.duration_weeks is not None:
+        data |= {"duration": workload.duration_weeks, "duration_unit": "weeks"}
+    elif workload.duration_months is not None:
+        data |= {"duration": workload.duration_months, "duration_unit": "months"}
+    elif workload.duration_ongoing:
+        data["duration_unit"] = "ongoing"
     return _tidy(data)
 
 
@@ -181,8 +225,76 @@ class FacilityForm(forms.Form):
     floor_load_lb_per_sqft = forms.FloatField(
         min_value=1, required=False, label="Floor rating (lb/sq ft)"
     )
-    circuit_volts = forms.FloatField(min_value=1, required=False, label="Circuit volts")
-    circuit_amps = forms.FloatField(min_value=1, required=False, label="Circuit amps")
+    circuit_volts = forms.FloatField(
+        min_value=1, required=False, label="Circuit volts", help_text="120 V (US) or 230 V."
+    )
+    circuit_amps = forms.FloatField(
+        min_value=1, required=False, label="Circuit amps", help_text="15 or 20 A; 10 or 16 A."
+    )
+    # the building in Facilities' own words
+    feed_volts = forms.TypedChoiceField(
+        choices=FEED_VOLTS, coerce=int, empty_value=None, required=False, label="Rack feed volts"
+    )
+    feed_phase = forms.ChoiceField(choices=FEED_PHASES, required=False, label="Phase")
+    feed_amps = forms.FloatField(min_value=1, max_value=800, required=False, label="Breaker amps")
+    feeds_per_side = forms.IntegerField(
+        min_value=1, max_value=8, required=False, label="Feeds per side"
+    )
+    feed_redundant = forms.BooleanField(
+        required=False,
+        label="A/B redundant feeds (N+N)",
+        help_text="Either side must carry the whole rack: the usable kW is one side's.",
+    )
+    continuous_share = forms.FloatField(
+        min_value=0.1,
+        max_value=1,
+        required=False,
+        label="Continuous share of the breaker",
+        help_text="0.8 (the NEC 80 % rule) unless the breaker is listed for 100 %.",
+    )
+    rows = forms.IntegerField(min_value=0, required=False, label="Rows")
+    air_kw_per_rack = forms.FloatField(
+        min_value=0.1, required=False, label="Air removes per rack (kW)"
+    )
+    rdhx_kw_per_rack = forms.FloatField(
+        min_value=0.1, required=False, label="Rear door removes per rack (kW)"
+    )
+    cdu_kw = forms.FloatField(min_value=0.1, required=False, label="CDU capacity, liquid (kW)")
+    facility_water_c = forms.FloatField(
+        min_value=2, max_value=70, required=False, label="Facility water supply (°C)"
+    )
+    floor_load_kg_per_m2 = forms.FloatField(
+        min_value=1, required=False, label="Floor rating (kg/m²)"
+    )
+    rack_footprint_sqft = forms.FloatField(
+        min_value=0.1,
+        max_value=100,
+        required=False,
+        label="Rack footprint (sq ft)",
+        help_text="10 when not given: the rack and its share of the aisle.",
+    )
+    electricity_usd_per_kwh = forms.FloatField(
+        min_value=0,
+        max_value=10,
+        required=False,
+        label="Electricity ($/kWh)",
+        help_text="Default $0.0895 (EIA 2023, Virginia commercial).",
+    )
+    grid_kg_co2_per_kwh = forms.FloatField(
+        min_value=0,
+        max_value=2,
+        required=False,
+        label="Grid carbon (kg CO2/kWh)",
+        help_text="Default 0.3674 (EIA 2023, US grid).",
+    )
+    pue = forms.FloatField(
+        min_value=1,
+        max_value=4,
+        required=False,
+        label="PUE",
+        help_text="Default 1.54 (Uptime Institute 2025).",
+    )
+    units = forms.ChoiceField(choices=UNITS, required=False, label="Units")
 
     def __init__(
         self,

@@ -55,7 +55,12 @@ def test_a_spark_is_expensed_without_reading_the_receipt(catalog: CatalogSnapsho
     }
     finance = _finance(catalog, "dgx-spark", dev, OFFICE_15A, total=Decimal("3999"))
     assert finance.level == "calm"
-    assert finance.reasons == ["Finance expensed it without reading the receipt: $3,999."]
+    # the running bill, level 0: 0.24 kW typical × 8,760 h × PUE 1.0 (a desk) = 2,102 kWh;
+    # × $0.0895 = $188; × 0.3674 kg = 0.77 t CO2
+    assert finance.reasons == [
+        "Finance expensed it without reading the receipt: $3,999.",
+        "The running bill: about $188 and 0.77 t CO2 a year at typical draw.",
+    ]
 
 
 def test_waste_pushes_finance_up_one_level(catalog: CatalogSnapshot) -> None:
@@ -99,7 +104,9 @@ def test_a_wrong_fit_does_not_lower_a_crisis(catalog: CatalogSnapshot) -> None:
         total=Decimal("3900000"),
     )
     assert finance.level == "crisis"
-    assert len(finance.reasons) == 2
+    # spend, the wrong fit, and the running bill (which never raises the level)
+    assert len(finance.reasons) == 3
+    assert finance.reasons[-1].startswith("The running bill: about $144,887")
 
 
 def test_a_foreign_currency_is_named(catalog: CatalogSnapshot) -> None:

@@ -35,7 +35,11 @@ def test_an_nvl72_on_a_250_floor(catalog: CatalogSnapshot) -> None:
         floor_load.check(context(catalog, [quoted_system(catalog, "gb300-nvl72")], TRAINING, room))
     )
     assert finding.severity == "warning"
-    assert finding.formula == "(1 × 3,000 lb) ÷ 10 sq ft = 300 lb/sq ft vs 250 rated"
+    # 300 lb/sq ft × 4.882428 = 1,464.7 kg/m²
+    assert finding.formula == (
+        "(1 × 3,000 lb) ÷ 10 sq ft = 300 lb/sq ft load vs 250 lb/sq ft rating; "
+        "300 × 4.882 = 1,465 kg/m²"
+    )
     # the 3,000 lb is the generic NVL72 figure, unverified for GB300: the warning says so
     assert finding.unverified == ["gb300-nvl72.weight_lb: ~3000 (unverified)"]
 

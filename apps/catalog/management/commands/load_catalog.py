@@ -9,7 +9,6 @@ class Command(BaseCommand):
     def handle(self, *args: object, **options: object) -> None:
         counts = catalog_load()
         self.stdout.write(
-            "catalog: {gpus} GPUs, {systems} systems, {parts} part numbers, {models} models".format(
-                **counts
-            )
+            "catalog: {gpus} GPUs, {systems} systems, {parts} part numbers, {models} models, "
+            "{rental_rates} rental rates".format(**counts)
         )

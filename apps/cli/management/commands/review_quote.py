@@ -10,12 +10,13 @@ negative". Never a traceback: anything unexpected is "error: quote.csv: internal
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandParser, DjangoHelpFormatter
 from django.db import DatabaseError
 
 from apps.catalog.snapshot import CatalogSnapshot, snapshot_from_fixture
@@ -26,6 +27,37 @@ if TYPE_CHECKING:
     from apps.review.engine.schemas import Facility, ReviewReport, Workload
 
 EXIT_BAD_INPUT = 2
+
+
+SHAPES = """\
+facility JSON (every field is optional; a file with only the older fields still works):
+  {"name": "Colo cage", "site": "datacenter",        # or "office"
+   "rack_power_kw": 15,                              # kW per rack, given directly, or from:
+   "feed_volts": 208, "feed_phase": "three",         # 120/208/230/240/400/415 V; single/three
+   "feed_amps": 30, "feeds_per_side": 1,
+   "feed_redundant": true,                           # A/B (N+N): usable kW is one side's
+   "continuous_share": 0.8,                          # NEC 80 % rule; 1.0 for 100 %-rated
+   "racks_available": 4, "rows": 1,
+   "cooling": "air",                                 # air, air_rdhx, liquid
+   "air_kw_per_rack": 15, "rdhx_kw_per_rack": 60,    # defaults 20 kW air, 60 kW rear doors
+   "cdu_kw": 500, "facility_water_c": 32,            # the liquid loop
+   "floor_load_lb_per_sqft": 250,                    # or "floor_load_kg_per_m2": 1221
+   "rack_footprint_sqft": 10,                        # or "rack_footprint_m2"; default 10 sq ft
+   "electricity_usd_per_kwh": 0.0895,                # default EIA 2023 Virginia commercial
+   "grid_kg_co2_per_kwh": 0.3674,                    # default EIA 2023 US grid
+   "pue": 1.54,                                      # default Uptime 2025 (1.0 in an office)
+   "units": "imperial",                              # or "si"
+   "circuit_volts": 120, "circuit_amps": 15}         # office: 120 V 15/20 A, 230 V 10/16 A
+workload JSON time fields (optional; with one of them the review compares buying with renting):
+  "duration_weeks": 6 | "duration_months": 18 | "duration_ongoing": true  (36 months),
+  "busy_hours_per_day": 24, "rent_usd_per_gpu_hour": 2.5  (else the catalog's median rate)
+presets: --facility office-15a, office-20a, office-230v-16a, closet-server-room, legacy-room,
+  server-room, enterprise-air-hall, row-rdhx, ai-hall, liquid-ai-hall, colo-cage-ab-208v-30a
+"""
+
+
+class _HelpFormatter(DjangoHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Django's option order, with the JSON shapes printed as written."""
 
 
 class BadInput(Exception):
@@ -43,6 +75,8 @@ class Command(BaseCommand):
             raise SystemExit(EXIT_BAD_INPUT)
 
         parser.error = error  # type: ignore[method-assign]
+        parser.epilog = SHAPES
+        parser.formatter_class = _HelpFormatter
         return parser
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -10,8 +10,10 @@ from collections.abc import Callable
 
 from apps.review.engine.checks import (
     arch_portability,
+    buy_or_rent,
     circuit,
     cooling,
+    energy,
     floor_load,
     fp64,
     memory_fit,
@@ -19,6 +21,7 @@ from apps.review.engine.checks import (
     quote_lines,
     rack_power,
     throughput,
+    transient,
     utilization,
 )
 from apps.review.engine.checks.context import ReviewContext
@@ -35,8 +38,11 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     (throughput.CHECK, throughput.check),
     (utilization.CHECK, utilization.check),
     (rack_power.CHECK, rack_power.check),
+    (transient.CHECK, transient.check),
     (cooling.CHECK, cooling.check),
     (floor_load.CHECK, floor_load.check),
     (circuit.CHECK, circuit.check),
     (arch_portability.CHECK, arch_portability.check),
+    (energy.CHECK, energy.check),
+    (buy_or_rent.CHECK, buy_or_rent.check),
 )

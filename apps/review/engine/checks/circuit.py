@@ -21,12 +21,15 @@ from apps.review.engine.sizing.vehicle import Vehicle
 
 CHECK = "circuit"
 STANDARD_AMPS = (15, 20, 30, 40, 50)
+IEC_AMPS = (10, 16, 20, 25, 32)  # 230 V countries' final circuits (common practice, unverified)
 
 
 def amps_needed(watts: float, volts: float) -> int | None:
     """The smallest standard breaker that carries `watts` continuously at `volts`:
-    1,600 W at 120 V → 20 A (20 × 120 × 0.8 = 1,920 W)."""
-    for amps in STANDARD_AMPS:
+    1,600 W at 120 V → 20 A (20 × 120 × 0.8 = 1,920 W); at 230 V the IEC sizes:
+    3,000 W → 20 A (20 × 230 × 0.8 = 3,680 W; 16 A carries 2,944 W)."""
+    sizes = IEC_AMPS if 220 <= volts <= 230 else STANDARD_AMPS
+    for amps in sizes:
         if circuit_continuous_w(volts, amps) >= watts:
             return amps
     return None

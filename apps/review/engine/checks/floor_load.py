@@ -10,10 +10,11 @@ from apps.review.engine.checks._common import finding_make, num, problems_or_one
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding, Severity
 from apps.review.engine.sizing.facility import (
-    RACK_FOOTPRINT_SQFT,
     RACK_TARE_LB,
     RackPlan,
+    floor_rating_lb_per_sqft,
     floor_severity,
+    kg_per_m2,
 )
 from apps.review.engine.sizing.vehicle import Vehicle
 
@@ -25,11 +26,12 @@ Placed = tuple[Vehicle, RackPlan]
 def check(ctx: ReviewContext) -> list[Finding]:
     if not ctx.is_datacenter:
         return []
-    rating = ctx.facility.floor_load_lb_per_sqft
+    rating = floor_rating_lb_per_sqft(ctx.facility)
+    si = ctx.facility.units == "si"
     if rating is None and ctx.racks:
         # the building's number is missing: say so once, for the heaviest rack
         heaviest = max(ctx.racks, key=lambda item: item[1].floor_lb_per_sqft or 0)
-        return [_finding(rating, heaviest, "info")]
+        return [_finding(rating, heaviest, "info", si)]
 
     def severity_of(item: Placed) -> Severity:
         if item[0].system.weight_lb is None:
@@ -39,12 +41,19 @@ def check(ctx: ReviewContext) -> list[Finding]:
     return problems_or_one_ok(
         ctx.racks,
         severity_of,
-        lambda item, severity: _finding(rating, item, severity),
+        lambda item, severity: _finding(rating, item, severity, si),
         heaviest=lambda item: item[1].floor_lb_per_sqft or 0.0,
     )
 
 
-def _finding(rating: float | None, item: Placed, severity: Severity) -> Finding:
+def pressure(lb_per_sqft: float, *, si: bool) -> str:
+    """A floor load in the reader's units, the other in brackets:
+    "250 lb/sq ft (1,221 kg/m²)" or "1,221 kg/m² (250 lb/sq ft)"."""
+    lb, kg = f"{num(lb_per_sqft)} lb/sq ft", f"{num(round(kg_per_m2(lb_per_sqft)))} kg/m²"
+    return f"{kg} ({lb})" if si else f"{lb} ({kg})"
+
+
+def _finding(rating: float | None, item: Placed, severity: Severity, si: bool = False) -> Finding:
     vehicle, plan = item
     system = vehicle.system
     load = plan.floor_lb_per_sqft
@@ -52,7 +61,10 @@ def _finding(rating: float | None, item: Placed, severity: Severity) -> Finding:
         "system": system.sku,
         "rack_weight_lb": round(plan.rack_weight_lb, 1) if plan.rack_weight_lb else None,
         "floor_lb_per_sqft": round(load, 1) if load is not None else None,
-        "floor_rating_lb_per_sqft": rating,
+        "floor_rating_lb_per_sqft": round(rating, 1) if rating is not None else None,
+        "floor_kg_per_m2": round(kg_per_m2(load), 1) if load is not None else None,
+        "floor_rating_kg_per_m2": round(kg_per_m2(rating), 1) if rating is not None else None,
+        "footprint_sqft": round(plan.footprint_sqft, 2),
     }
     if load is None or system.weight_lb is None:
         return finding_make(
@@ -68,28 +80,31 @@ def _finding(rating: float | None, item: Placed, severity: Severity) -> Finding:
     rack_lb = num(plan.rack_weight_lb or 0)
     tare = "" if vehicle.is_rack_scale else f" + {num(RACK_TARE_LB)} lb rack"
     formula = (
-        f"({in_rack} × {num(system.weight_lb)} lb{tare}) ÷ {num(RACK_FOOTPRINT_SQFT)} sq ft = "
-        f"{num(load)} lb/sq ft" + (f" vs {num(rating)} rated" if rating else "")
+        f"({in_rack} × {num(system.weight_lb)} lb{tare}) ÷ {num(plan.footprint_sqft)} sq ft = "
+        f"{num(load)} lb/sq ft load"
+        + (f" vs {num(rating)} lb/sq ft rating" if rating else "")
+        + f"; {num(load)} × 4.882 = {num(round(kg_per_m2(load)))} kg/m²"
     )
     if severity == "info":
         return finding_make(
             CHECK,
             "info",
             "No floor rating given",
-            f"The densest rack weighs {rack_lb} lb ({num(load)} lb/sq ft). Check the raised floor "
-            "before it arrives.",
+            f"The densest rack weighs {rack_lb} lb: a load of {pressure(load, si=si)}. Check the "
+            "raised floor's rating before it arrives.",
             metrics=metrics,
             formula=formula,
-            lever="Give the floor's rating in lb per sq ft.",
+            lever="Give the floor's rating in lb per sq ft or kg per m².",
             figures=figures,
         )
+    load_text, rating_text = pressure(load, si=si), pressure(rating or 0, si=si)
     if severity == "ok":
         return finding_make(
             CHECK,
             "ok",
-            f"The floor holds {num(load)} lb/sq ft",
-            f"The densest rack weighs {rack_lb} lb over its footprint: {num(load)} lb/sq ft on a "
-            f"floor rated {num(rating or 0)}.",
+            f"Floor load {pressure(load, si=si)} within a {pressure(rating or 0, si=si)} rating",
+            f"The densest rack weighs {rack_lb} lb over its footprint: a load of "
+            f"{load_text} against the floor's rating of {rating_text}.",
             metrics=metrics,
             formula=formula,
             figures=figures,
@@ -97,9 +112,9 @@ def _finding(rating: float | None, item: Placed, severity: Severity) -> Finding:
     return finding_make(
         CHECK,
         severity,
-        f"{num(load)} lb/sq ft on a floor rated {num(rating or 0)}",
-        f"The densest rack weighs {rack_lb} lb: {num(load)} lb/sq ft against a "
-        f"{num(rating or 0)} lb/sq ft rating. Even if the power and cooling can handle it, the "
+        f"Floor load {pressure(load, si=si)} over a {pressure(rating or 0, si=si)} rating",
+        f"The densest rack weighs {rack_lb} lb: a load of {pressure(load, si=si)} against a "
+        f"rating of {rating_text}. Even if the power and cooling can handle it, the "
         "floor has to as well; bring a server lift and a structural engineer.",
         metrics=metrics,
         formula=formula,

@@ -10,7 +10,13 @@ from __future__ import annotations
 from apps.review.engine.checks._common import finding_make, num, power_figures, problems_or_one_ok
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding, Severity
-from apps.review.engine.sizing.facility import RackPlan, rack_power_severity
+from apps.review.engine.sizing.facility import (
+    RackPlan,
+    facility_feed_kw,
+    feeds_rack_kw,
+    rack_power_severity,
+    usable_rack_kw,
+)
 from apps.review.engine.sizing.vehicle import Vehicle
 
 CHECK = "rack_power"
@@ -21,7 +27,7 @@ Placed = tuple[Vehicle, RackPlan]
 def check(ctx: ReviewContext) -> list[Finding]:
     if not ctx.is_datacenter:
         return []
-    if ctx.facility.rack_power_kw is None and ctx.racks:
+    if usable_rack_kw(ctx.facility) is None and ctx.racks:
         # the building's number is missing: say so once, for the hungriest system
         return [
             _finding(ctx, max(ctx.racks, key=lambda item: item[0].system.power_kw or 0), "info")
@@ -29,7 +35,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
 
     def severity_of(item: Placed) -> Severity:
         vehicle, plan = item
-        if vehicle.system.power_kw is None or ctx.facility.rack_power_kw is None:
+        if vehicle.system.power_kw is None or plan.budget_kw is None:
             return "info"
         return rack_power_severity(plan)
 
@@ -41,7 +47,8 @@ def check(ctx: ReviewContext) -> list[Finding]:
     )
     available = ctx.facility.racks_available
     total_racks = sum(plan.racks_needed for _, plan in ctx.racks)
-    if len(ctx.racks) > 1 and available is not None and total_racks > available:
+    no_fit = any(plan.single_over_budget for _, plan in ctx.racks)
+    if len(ctx.racks) > 1 and available is not None and total_racks > available and not no_fit:
         findings = [f for f in findings if f.severity != "ok"]  # each fits; together they don't
         findings.append(
             finding_make(
@@ -49,7 +56,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
                 "critical",
                 f"Needs {total_racks} racks, the room has {available}",
                 f"Together the systems on the quote need {total_racks} racks at "
-                f"{num(ctx.facility.rack_power_kw or 0)} kW each; the room has {available}.",
+                f"{num(usable_rack_kw(ctx.facility) or 0)} kW each; the room has {available}.",
                 metrics={"racks_needed": total_racks, "racks_available": available},
                 formula=" + ".join(str(p.racks_needed) for _, p in ctx.racks) + f" > {available}",
                 lever="More qualified racks, or fewer / lower-power systems.",
@@ -62,15 +69,18 @@ def _finding(ctx: ReviewContext, item: Placed, severity: Severity) -> Finding:
     vehicle, plan = item
     name = vehicle.name
     kw = vehicle.system.power_kw
-    budget = ctx.facility.rack_power_kw
+    budget = plan.budget_kw
     available = ctx.facility.racks_available
+    feeds, feed_formula = _feeds(ctx)
     metrics = {
         "system": vehicle.system.sku,
         "system_kw": kw,
-        "rack_budget_kw": budget,
+        "rack_budget_kw": round(budget, 2) if budget is not None else None,
+        "feed_kw": round(f, 2) if (f := facility_feed_kw(ctx.facility)) is not None else None,
         "systems_per_rack": plan.systems_per_rack,
-        "racks_needed": plan.racks_needed,
+        "racks_needed": plan.racks_needed_or_none,
         "racks_available": available,
+        "rows": ctx.facility.rows,
         "rack_kw": round(plan.rack_kw, 2) if plan.rack_kw is not None else None,
         "overload_ratio": round(plan.overload_ratio, 2) if plan.overload_ratio else None,
     }
@@ -92,7 +102,7 @@ def _finding(ctx: ReviewContext, item: Placed, severity: Severity) -> Finding:
             f"Each {name} draws up to {num(kw)} kW. Facilities will ask which rack, and check "
             "the PDUs.",
             metrics=metrics,
-            lever="Give the facility's kW qualified per rack.",
+            lever="Give the facility's kW qualified per rack, or its feeds (volts, phase, amps).",
             figures=figures,
         )
     quantity = plan.quantity
@@ -102,13 +112,15 @@ def _finding(ctx: ReviewContext, item: Placed, severity: Severity) -> Finding:
         return finding_make(
             CHECK,
             severity,
-            f"One {name} draws {num(kw)} kW; the rack is qualified for {num(budget)} kW",
-            f"A single system is over the rack's budget before a second one arrives. "
+            f"No rack here can take one {name}: it draws {num(kw)} kW, a rack {num(budget)} kW",
+            f"A single system is over the rack's budget before a second one arrives, so there "
+            f"is no count of racks that works: racks needed, none of these.{feeds} "
             f"{in_rack} in a rack is {num(rack_kw)} kW against a {num(budget)} kW "
             f'qualification ({num(plan.overload_ratio or 0)}×): "this room qualified for '
             f'{num(budget)} kW rack and you want {num(rack_kw)} kW!"',
             metrics=metrics,
             formula=(
+                f"{feed_formula}{num(kw)} kW > {num(budget)} kW per rack; "
                 f"{in_rack} × {num(kw)} kW = {num(rack_kw)} kW per rack vs {num(budget)} kW "
                 "qualified"
             ),
@@ -119,7 +131,7 @@ def _finding(ctx: ReviewContext, item: Placed, severity: Severity) -> Finding:
             figures=figures,
         )
     racks_word = f"rack{'s' if plan.racks_needed != 1 else ''}"
-    formula = (
+    formula = feed_formula + (
         f"floor({num(budget)} kW ÷ {num(kw)} kW) = {plan.per_rack_by_power} per rack by power, "
         f"{plan.per_rack_by_space} by space; ceil({quantity} ÷ {plan.systems_per_rack}) = "
         f"{plan.racks_needed} {racks_word}"
@@ -143,8 +155,49 @@ def _finding(ctx: ReviewContext, item: Placed, severity: Severity) -> Finding:
         severity,
         f"{plan.systems_per_rack} per rack, {plan.racks_needed} {racks_word}{of_available}",
         f"Each {name} draws up to {num(kw)} kW; a {num(budget)} kW rack takes "
-        f"{plan.systems_per_rack}, so the densest rack draws {num(rack_kw)} kW.",
+        f"{plan.systems_per_rack}, so the densest rack draws {num(rack_kw)} kW.{feeds}",
         metrics=metrics,
         formula=formula,
         figures=figures,
     )
+
+
+def _feeds(ctx: ReviewContext) -> tuple[str, str]:
+    """The rack's feeds in words and arithmetic, or ("", "") when only kW per rack was given.
+
+    A/B (N+N) feeds: a system whose power supplies are N+N must run on one side alone, so the
+    rack's budget is one side, not both: 2 × 8.6 kW of feeds is 8.6 kW usable."""
+    facility = ctx.facility
+    one = facility_feed_kw(facility)
+    rack = feeds_rack_kw(facility)
+    if one is None or rack is None or facility.feed_volts is None or facility.feed_amps is None:
+        return "", ""
+    three = facility.feed_phase == "three"
+    root3 = " × √3" if three else ""
+    share = facility.continuous_share
+    per_side = facility.feeds_per_side
+    formula = (
+        f"{num(facility.feed_volts)} V × {num(facility.feed_amps)} A{root3} × {share:g} = "
+        f"{num(one)} kW per feed"
+    )
+    if per_side > 1:
+        formula += f"; {per_side} × {num(one)} = {num(rack)} kW per side"
+    phase = "three-phase" if three else "single-phase"
+    count = "one" if per_side == 1 else str(per_side)
+    words = (
+        f" Each rack has {count} {num(facility.feed_volts)} V {num(facility.feed_amps)} A "
+        f"{phase} feed{'s' if per_side != 1 else ''}"
+    )
+    if facility.feed_redundant:
+        words += (
+            f" on each of an A and a B side; either side must carry the whole rack when the "
+            f"other fails (N+N), so the rack may draw {num(rack)} kW, not {num(2 * rack)} kW."
+        )
+        formula += f" (A/B: one side, not {num(2 * rack)} kW)"
+    else:
+        words += f": {num(rack)} kW at the {share * 100:.0f} % continuous rule."
+    if facility.rack_power_kw is not None and facility.rack_power_kw != rack:
+        words += (
+            f" The rack is also qualified for {num(facility.rack_power_kw)} kW: the smaller counts."
+        )
+    return words, formula + "; "

@@ -27,6 +27,8 @@ from apps.review.engine.sizing.facility import (
     RDHX_LIMIT_KW,
     circuit_severity,
     facility_fit,
+    floor_rating_lb_per_sqft,
+    usable_rack_kw,
     vehicle_rack_plan,
 )
 from apps.review.engine.sizing.throughput import (
@@ -94,8 +96,10 @@ def _datacenter_unlock(plan: Plan, facility: Facility) -> Unlock | None:
     if COOLING_RANK[cooling] > COOLING_RANK[facility.cooling]:
         update["cooling"] = cooling
         changes.append(COOLING_WORDS[cooling])
-    if facility.rack_power_kw is not None and facility.rack_power_kw < rack_kw:
-        update["rack_power_kw"] = rack_kw
+    budget = usable_rack_kw(facility)
+    if budget is not None and budget < rack_kw:
+        # new power per rack: the kW given replaces the feeds that limited it
+        update |= {"rack_power_kw": rack_kw, "feed_volts": None, "feed_amps": None}
         changes.append(f"{num(rack_kw)} kW racks")
     needed = math.ceil(plan.quantity / per_rack)
     if racks is not None and racks < needed:
@@ -103,9 +107,11 @@ def _datacenter_unlock(plan: Plan, facility: Facility) -> Unlock | None:
         changes.append(f"{needed} racks")
     better = facility.model_copy(update=update)
     floor = vehicle_rack_plan(vehicle, better, plan.quantity).floor_lb_per_sqft
-    rating = facility.floor_load_lb_per_sqft
+    rating = floor_rating_lb_per_sqft(facility)
     if floor is not None and rating is not None and floor > rating:
-        better = better.model_copy(update={"floor_load_lb_per_sqft": math.ceil(floor)})
+        better = better.model_copy(
+            update={"floor_load_lb_per_sqft": math.ceil(floor), "floor_load_kg_per_m2": None}
+        )
         changes.append(f"a floor rated for {math.ceil(floor):,} lb/sq ft")
     if not changes or not facility_fit(vehicle, better, plan.quantity).fits:
         return None

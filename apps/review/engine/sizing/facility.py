@@ -49,6 +49,114 @@ def circuit_continuous_w(volts: float, amps: float) -> float:
 
 DESK_OUTLET_W = circuit_continuous_w(DESK_VOLTS, DESK_AMPS)
 
+# --- units (fixtures/reference/facility_rules.csv) ----------------------------------------------
+BTU_PER_HR_PER_KW = 3412.14  # NIST SP 811 B.8: 1 W = 3.412141 BTU(IT)/h
+KG_M2_PER_LB_SQFT = 0.45359237 / 0.09290304  # exact definitions: 4.882428
+SQFT_PER_M2 = 1 / 0.09290304
+SQRT3 = math.sqrt(3)
+HOURS_PER_YEAR = 8760.0
+# --- running-bill defaults, stated and sourced (fixtures/reference/energy.csv) ---------------
+DEFAULT_USD_PER_KWH = 0.0895  # EIA 2023, Virginia commercial (a state proxy: no US total stored)
+DEFAULT_KG_CO2_PER_KWH = 0.3674  # EIA 2023 US grid: 0.81 lb/kWh × 0.45359237
+DEFAULT_PUE = 1.54  # Uptime Institute 2025 survey average (third-party summary, unverified)
+# A liquid-cooled rack still warms the room: PSUs, NICs, switch trays and fans. No NVIDIA split
+# was found; planning assumption ~80-85 % to liquid (facility_rules.md §4), the low end here.
+LIQUID_SHARE = 0.80
+
+
+def btu_per_hr(kw: float) -> float:
+    """Heat for a mechanical engineer: 14.3 kW × 3,412.14 = 48,794 BTU/h."""
+    return kw * BTU_PER_HR_PER_KW
+
+
+def kg_per_m2(lb_per_sqft: float) -> float:
+    """250 lb/sq ft × 4.882428 = 1,220.6 kg/m² (≈ 1,221)."""
+    return lb_per_sqft * KG_M2_PER_LB_SQFT
+
+
+def lb_per_sqft(kg_m2: float) -> float:
+    return kg_m2 / KG_M2_PER_LB_SQFT
+
+
+def feed_kw(*, volts: float, amps: float, three_phase: bool, continuous_share: float) -> float:
+    """One feed's continuous kW (power factor 1): 208 V × 30 A × √3 × 0.8 = 8.6 kW three-phase;
+    208 V × 30 A × 0.8 = 4.99 kW single-phase."""
+    return volts * amps * (SQRT3 if three_phase else 1.0) * continuous_share / 1000
+
+
+def facility_feed_kw(facility: Facility) -> float | None:
+    """One feed of this facility's racks, or None when no feed is described."""
+    if facility.feed_volts is None or facility.feed_amps is None:
+        return None
+    return feed_kw(
+        volts=facility.feed_volts,
+        amps=facility.feed_amps,
+        three_phase=facility.feed_phase == "three",
+        continuous_share=facility.continuous_share,
+    )
+
+
+def feeds_rack_kw(facility: Facility) -> float | None:
+    """What the feeds let one rack draw: feeds per side × one feed. With A/B (N+N) feeds that is
+    one side only: either side must carry the whole rack when the other fails."""
+    one = facility_feed_kw(facility)
+    return one * facility.feeds_per_side if one is not None else None
+
+
+def usable_rack_kw(facility: Facility) -> float | None:
+    """The rack budget the checks use: the kW given per rack, the feeds' kW, or the smaller of
+    the two when both are given (a 15 kW qualification on 8.6 kW feeds is 8.6 kW)."""
+    given = [kw for kw in (facility.rack_power_kw, feeds_rack_kw(facility)) if kw is not None]
+    return min(given) if given else None
+
+
+def floor_rating_lb_per_sqft(facility: Facility) -> float | None:
+    """The floor's rating in lb/sq ft, from whichever unit Facilities gave it in."""
+    if facility.floor_load_lb_per_sqft is not None:
+        return facility.floor_load_lb_per_sqft
+    if facility.floor_load_kg_per_m2 is not None:
+        return lb_per_sqft(facility.floor_load_kg_per_m2)
+    return None
+
+
+def rack_footprint_sqft(facility: Facility) -> float:
+    """The area one rack's weight spreads over: given, or 10 sq ft (rack plus its aisle share)."""
+    if facility.rack_footprint_sqft is not None:
+        return facility.rack_footprint_sqft
+    if facility.rack_footprint_m2 is not None:
+        return facility.rack_footprint_m2 * SQFT_PER_M2
+    return RACK_FOOTPRINT_SQFT
+
+
+def air_limits_kw(facility: Facility) -> tuple[float, float]:
+    """(what the room removes per rack, the hard ceiling) for air and rear-door rooms. A stated
+    capacity replaces the rule of thumb (20 kW air, 60 kW doors); the ceiling (41 kW contained
+    air, 75 kW doors) never drops below it."""
+    if facility.cooling == "air_rdhx":
+        soft = facility.rdhx_kw_per_rack or RDHX_LIMIT_KW
+        return soft, max(soft, RDHX_MAX_KW)
+    soft = facility.air_kw_per_rack or AIR_LIMIT_KW
+    return soft, max(soft, AIR_CONTAINED_LIMIT_KW)
+
+
+def heat_split_kw(system_cooling: str, room_cooling: str, kw: float) -> tuple[float, float]:
+    """(liquid kW, air kW) of a rack: a liquid-only system sends about 80 % to the loop and the
+    rest to the room; a system that can go either way uses the loop only in a liquid room."""
+    if system_cooling == "liquid" or (
+        system_cooling == "air_or_liquid" and room_cooling == "liquid"
+    ):
+        return kw * LIQUID_SHARE, kw * (1 - LIQUID_SHARE)
+    return 0.0, kw
+
+
+def energy_per_year(
+    *, typical_kw: float, pue: float, usd_per_kwh: float, kg_co2_per_kwh: float
+) -> tuple[float, float, float]:
+    """(kWh, USD, tonnes CO2) a year at typical draw, round the clock, with the building's
+    overhead: 10 kW × 8,760 h × 1.54 = 134,904 kWh; × $0.0895 = $12,074; × 0.3674 kg = 49.6 t."""
+    kwh = typical_kw * HOURS_PER_YEAR * pue
+    return kwh, kwh * usd_per_kwh, kwh * kg_co2_per_kwh / 1000
+
 
 @dataclass(frozen=True, slots=True)
 class RackPlan:
@@ -65,6 +173,13 @@ class RackPlan:
     single_over_budget: bool  # one system alone draws more than a rack may
     budget_kw: float | None
     racks_available: int | None
+    footprint_sqft: float = RACK_FOOTPRINT_SQFT
+
+    @property
+    def racks_needed_or_none(self) -> int | None:
+        """Racks needed, or None when no rack here can take even one system (then there is no
+        count: four DGX B200 in a 2 kW room need new power, not "1 rack")."""
+        return None if self.single_over_budget else self.racks_needed
 
     @property
     def overload_ratio(self) -> float | None:
@@ -87,6 +202,7 @@ def rack_plan(
     rack_scale: bool,
     rack_power_kw: float | None,
     racks_available: int | None,
+    footprint_sqft: float = RACK_FOOTPRINT_SQFT,
 ) -> RackPlan:
     """Place `quantity` systems in racks of `rack_power_kw` (maximum draw) and 42 U.
 
@@ -120,10 +236,11 @@ def rack_plan(
         racks_needed=racks,
         rack_kw=rack_kw,
         rack_weight_lb=rack_weight,
-        floor_lb_per_sqft=rack_weight / RACK_FOOTPRINT_SQFT if rack_weight is not None else None,
+        floor_lb_per_sqft=rack_weight / footprint_sqft if rack_weight is not None else None,
         single_over_budget=single_over,
         budget_kw=rack_power_kw,
         racks_available=racks_available,
+        footprint_sqft=footprint_sqft,
     )
 
 
@@ -137,8 +254,9 @@ def vehicle_rack_plan(
         rack_units=vehicle.rack_units,
         weight_lb=vehicle.system.weight_lb,
         rack_scale=vehicle.is_rack_scale,
-        rack_power_kw=facility.rack_power_kw,
+        rack_power_kw=usable_rack_kw(facility),
         racks_available=facility.racks_available,
+        footprint_sqft=rack_footprint_sqft(facility),
     )
 
 
@@ -151,14 +269,19 @@ def rack_power_severity(plan: RackPlan) -> Severity:
     return "ok"
 
 
-def cooling_severity(system_cooling: str, room_cooling: str, rack_kw: float | None) -> Severity:
+def cooling_severity(
+    system_cooling: str,
+    room_cooling: str,
+    rack_kw: float | None,
+    limits: tuple[float, float] | None = None,
+) -> Severity:
     """Liquid-only in a room without liquid: critical. Air racks beyond what the room removes:
     a warning up to the hard ceiling (41 kW contained air, 75 kW rear doors), critical above."""
     if system_cooling == "liquid" and room_cooling != "liquid":
         return "critical"
     if room_cooling == "liquid" or rack_kw is None:
         return "ok"
-    soft, hard = (
+    soft, hard = limits or (
         (AIR_LIMIT_KW, AIR_CONTAINED_LIMIT_KW)
         if room_cooling == "air"
         else (RDHX_LIMIT_KW, RDHX_MAX_KW)
@@ -218,11 +341,15 @@ def facility_fit(vehicle: Vehicle, facility: Facility, quantity: int | None = No
         return FacilityFit(fits=not problems, problems=problems)
     plan = vehicle_rack_plan(vehicle, facility, count)
     if plan.single_over_budget:
-        problems.append(f"one system draws {power_kw:,.1f} kW, over {facility.rack_power_kw:g} kW")
+        problems.append(f"one system draws {power_kw:,.1f} kW, over {plan.budget_kw or 0:,.1f} kW")
     if plan.short_of_racks:
         problems.append(f"needs {plan.racks_needed} racks, {facility.racks_available} available")
-    if cooling_severity(vehicle.system.cooling, facility.cooling, plan.rack_kw) == "critical":
+    limits = air_limits_kw(facility)
+    if (
+        cooling_severity(vehicle.system.cooling, facility.cooling, plan.rack_kw, limits)
+        == "critical"
+    ):
         problems.append(f"{facility.cooling} cooling cannot remove this rack's heat")
-    if floor_severity(plan.floor_lb_per_sqft, facility.floor_load_lb_per_sqft) == "critical":
+    if floor_severity(plan.floor_lb_per_sqft, floor_rating_lb_per_sqft(facility)) == "critical":
         problems.append("the floor is not rated for the rack's weight")
     return FacilityFit(fits=not problems, problems=problems, plan=plan)
