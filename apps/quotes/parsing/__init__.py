@@ -11,8 +11,8 @@ What a caller does with an error:
 - ``internal`` True — an unexpected exception was wrapped (logged with its traceback); the
   fuzz tests assert this never happens.
 Every reader runs in a sandboxed child (``sandbox.py``): PDFs through ``pdf_worker``, CSV and
-XLSX through ``sheet_worker``. ``detect.type_detect`` alone gives the verdict on the file type (and refuses bombs) before
-anything is stored. ``ParsedQuote.encoding_fallback`` True means the CSV was read as
+XLSX through ``sheet_worker``. ``detect.type_detect`` alone gives the verdict on the file
+type (and refuses bombs) before anything is stored. ``ParsedQuote.encoding_fallback`` True means the CSV was read as
 Windows-1252: show the preview before anyone trusts "Stück" and "€".
 """
 

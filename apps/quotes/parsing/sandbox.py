@@ -44,8 +44,8 @@ def sandbox_run(
     """Run ``script`` in a limited child with ``data`` on stdin; return its stdout.
 
     The script receives the limits as argv (memory bytes, CPU seconds) and must apply them
-    with ``resource.setrlimit`` before touching the input; ``args`` follow them. Raises ``SandboxLimitError`` on a
-    timeout, a signal or a non-zero exit."""
+    with ``resource.setrlimit`` before touching the input; ``args`` follow them. Raises
+    ``SandboxLimitError`` on a timeout, a signal or a non-zero exit."""
     limits = limits or SandboxLimits()
     command = [
         sys.executable,
