@@ -12,8 +12,8 @@ What a caller does with an error:
   fuzz tests assert this never happens.
 Every reader runs in a sandboxed child (``sandbox.py``): PDFs through ``pdf_worker``, CSV and
 XLSX through ``sheet_worker``. ``detect.type_detect`` alone gives the verdict on the file
-type (and refuses bombs) before anything is stored. ``ParsedQuote.encoding_fallback`` True means the CSV was read as
-Windows-1252: show the preview before anyone trusts "Stück" and "€".
+type (and refuses bombs) before anything is stored. ``ParsedQuote.encoding_fallback`` True
+means the CSV was read as Windows-1252: show the preview before anyone trusts "Stück" and "€".
 """
 
 from __future__ import annotations
