@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from apps.reports.context import PageSize
 from apps.reports.models import ReportFile, ReportStatus
+from apps.reports.page import RENDER_ERRORS, render_problem
 from apps.reports.render import report_html, report_static_root
 from apps.reports.sandbox import (
     DEFAULT_MEMORY_BYTES,
@@ -133,6 +134,14 @@ def report_render(*, report_file_id: int) -> ReportFile:
         return _finish(report_file, error="the review changed before the PDF was made; ask again")
     try:
         html = review_report_html(review=review, page_size=cast(PageSize, report_file.page_size))
+    except RENDER_ERRORS as exc:
+        # A stored review that cannot be drawn (or a bug in building the HTML): the job fails
+        # with the reason, it is never left RUNNING.
+        logger.exception("PDF HTML for review %s v%s failed", review.uuid, review.version)
+        return _finish(
+            report_file, error=f"the stored review cannot be rendered: {render_problem(exc)}"
+        )
+    try:
         pdf = pdf_render_sandboxed(
             html,
             static_root=report_static_root(),

@@ -408,3 +408,41 @@ def test_empty_standard_input_is_one_error_line():
     proc = _shell(["-", "--workload", "internal-assistant", "--facility", "server-room"], b"")
     assert proc.returncode == 2
     assert one_error_line(proc.stderr.decode()).startswith("error: standard input: empty")
+
+
+@pytest.mark.parametrize(
+    ("workload", "message"),
+    [
+        (
+            {"kind": "hpc", "memory_gb": 1e308},
+            "error: absurd.json: field 'memory_gb': must be within 0.1 – 1,000,000 GB (got 1e+308)",
+        ),
+        (
+            {"kind": "hpc", "fp64_tflops": 1e308},
+            "error: absurd.json: field 'fp64_tflops': must be within 0.1 – 10,000,000 TFLOPS "
+            "(got 1e+308)",
+        ),
+    ],
+)
+def test_absurd_numbers_exit_2_naming_the_field(tmp_path: Path, workload, message: str) -> None:
+    # Before (issue 13, item 3): 1e308 GB was accepted and reviewed.
+    path = tmp_path / "absurd.json"
+    path.write_text(json.dumps(workload))
+    code, out, err = run(
+        str(VANS / "quote.csv"), "--workload", str(path), "--facility", "server-room"
+    )
+    assert (code, out) == (2, "")
+    assert err.strip().splitlines() == [message]
+
+
+def test_a_hostile_workbook_error_names_the_workbook(tmp_path: Path) -> None:
+    from tests.fixtures import hostile
+
+    path = tmp_path / "sparse.xlsx"
+    path.write_bytes(hostile.xlsx_far_corner())
+    code, out, err = run(str(path), "--workload", "internal-assistant", "--facility", "server-room")
+    assert (code, out) == (2, "")
+    assert err.strip().splitlines() == [
+        "error: sparse.xlsx: the sheet claims 16,384 columns × 1,048,576 rows; "
+        "quotes have at most 100 × 20,000"
+    ]
