@@ -7,6 +7,7 @@ report every face shows (ReviewReport). Field names are the contract's: add, nev
 from __future__ import annotations
 
 import math
+import re
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -111,6 +112,16 @@ def _most(field: str) -> float:
     return INPUT_RANGES[field][1]
 
 
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _printable(value: Any) -> Any:
+    """Names lose their control characters (PostgreSQL refuses U+0000 in JSON and text)."""
+    if isinstance(value, str):
+        return _CONTROL_RE.sub("", value)
+    return value
+
+
 def _in_range(value: Any, info: ValidationInfo) -> Any:
     """Refuse a number outside its field's range, or not finite, before pydantic's own
     constraints: "must be within 0.1 – 1,000,000 GB (got 1e+308)"."""
@@ -162,6 +173,11 @@ class ModelShape(BaseModel):
     def _within_range(cls, value: Any, info: ValidationInfo) -> Any:
         return _in_range(value, info)
 
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name_printable(cls, value: Any) -> Any:
+        return _printable(value)
+
 
 class Workload(BaseModel):
     """The load: what the customer will run (CONTRACT.md "Workload")."""
@@ -190,9 +206,15 @@ class Workload(BaseModel):
     def _within_range(cls, value: Any, info: ValidationInfo) -> Any:
         return _in_range(value, info)
 
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name_printable(cls, value: Any) -> Any:
+        return _printable(value)
+
     @field_validator("model", mode="before")
     @classmethod
     def _blank_model_is_none(cls, value: Any) -> Any:
+        value = _printable(value)
         if isinstance(value, str) and not value.strip():
             return None
         if isinstance(value, str) and len(value) > NAME_MAX_CHARS:
@@ -227,6 +249,11 @@ class Facility(BaseModel):
     @classmethod
     def _within_range(cls, value: Any, info: ValidationInfo) -> Any:
         return _in_range(value, info)
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name_printable(cls, value: Any) -> Any:
+        return _printable(value)
 
 
 Level = Literal["calm", "raised", "high", "crisis"]
