@@ -58,9 +58,8 @@ class TextHygieneMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         found = _first_control(request.GET)
-        if found is None and request.method == "POST":
-            if request.content_type in _FORM_TYPES:
-                found = _first_control(request.POST)
+        if found is None and request.method == "POST" and request.content_type in _FORM_TYPES:
+            found = _first_control(request.POST)
         if found is not None:
             field, char = found
             return _refusal(
