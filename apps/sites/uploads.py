@@ -29,7 +29,8 @@ class AnonymousTemporaryUploadedFile(UploadedFile):
         charset: str | None,
         content_type_extra: dict[str, Any] | None = None,
     ) -> None:
-        spool = tempfile.TemporaryFile(dir=settings.FILE_UPLOAD_TEMP_DIR)
+        # Not a context manager: the upload owns the file and Django closes it with the request.
+        spool = tempfile.TemporaryFile(dir=settings.FILE_UPLOAD_TEMP_DIR)  # noqa: SIM115
         super().__init__(spool, name, content_type, size, charset, content_type_extra)
 
 

@@ -185,8 +185,8 @@ def _json_file(tmp_path: Path, name: str, text: str) -> str:
         ),
         (
             '{"kind": "inference", "concurrent_users": -3}',
-            "error: workload.json: field 'concurrent_users': Input should be greater than or "
-            "equal to 1 (got -3)",
+            "error: workload.json: field 'concurrent_users': must be within "
+            "1 – 10,000,000 users (got -3)",
         ),
     ],
 )
