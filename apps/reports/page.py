@@ -60,6 +60,9 @@ CUSTOMER_STATUS = {
     "changes_requested": "In review",
     "rejected": "In review",
 }
+#: The CSS class a customer's page carries: what the customer is told, never the internal
+#: status ("state-rejected" in the HTML would say what the words do not).
+CUSTOMER_STATE = {"Reviewed": "reviewed", "In review": "in-review"}
 
 
 def _lowercase_start(text: str) -> str:

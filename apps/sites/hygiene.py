@@ -5,6 +5,8 @@ another control character (tab, CR and LF are fine), before any view or the data
 PostgreSQL refuses U+0000 in text and answered those with a 500 (``/catalog/?q=%00``, a Finance
 reason, the API's organisation). The refusal names the field.
 
+``ApiJsonErrorsMiddleware`` makes every error under ``/api/`` JSON, even Django's own.
+
 ``server_error`` is the 500 handler: when the database is down it answers 503 with a retry
 message and ``Retry-After``, without touching the database (no session, no user).
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import re
 import sys
+from http import HTTPStatus
 from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
@@ -92,3 +95,26 @@ def server_error(request: HttpRequest) -> HttpResponse:
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
     return _refusal(request, "Something went wrong on our side; it has been logged.", 500)
+
+
+class ApiJsonErrorsMiddleware:
+    """Under ``/api/`` every error is JSON ``{"error": …}``: Django's own HTML answers (400 for
+    too many files, 403 for CSRF, 500 from a middleware) are rewritten, status and headers such
+    as ``Retry-After`` kept."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            _is_api(request)
+            and response.status_code >= 400
+            and not str(response.get("Content-Type", "")).startswith("application/json")
+        ):
+            phrase = HTTPStatus(response.status_code).phrase.lower()
+            rewritten = JsonResponse({"error": phrase}, status=response.status_code)
+            if "Retry-After" in response:
+                rewritten["Retry-After"] = response["Retry-After"]
+            return rewritten
+        return response

@@ -111,6 +111,7 @@ def review_context(
         "load": page.load_sentence(report.workload),
         "room": page.room_sentence(report.facility),
         "customer_status": page.CUSTOMER_STATUS.get(review.status, "In review"),
+        "customer_state": page.CUSTOMER_STATE[page.CUSTOMER_STATUS.get(review.status, "In review")],
         "pdf_url": reverse("reports:status", args=[review.uuid]),
         "decisions": [
             {"action": a, "url": reverse(f"review:{a.value}", args=[review.uuid])}

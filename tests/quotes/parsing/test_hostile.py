@@ -211,3 +211,11 @@ def test_control_characters_in_cells_are_stripped() -> None:
     quote = parse_upload(hostile.xlsx_nul_cell(), "quote.xlsx")
     assert quote.lines[0].description == "Widget"
     assert all("\x00" not in cell for line in quote.lines for cell in line.raw_cells)
+
+
+@pytest.mark.parametrize("name", ["quote.pdf", "quote.csv", "quote"])
+def test_an_html_page_with_a_pdf_header_in_its_first_kb_is_not_a_pdf(name: str) -> None:
+    # Before: b"%PDF-" anywhere in the first KB made it a PDF (and a sandbox child).
+    page = b"<!DOCTYPE html>\n<html><body><pre>%PDF-1.4\n1 0 obj</pre></body></html>\n"
+    with pytest.raises(QuoteParseError, match="it is an HTML page"):
+        parse_upload(page, name)
