@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 import sys
-from http import HTTPStatus
 from collections.abc import Callable
+from http import HTTPStatus
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
