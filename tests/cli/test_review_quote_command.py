@@ -446,3 +446,21 @@ def test_a_hostile_workbook_error_names_the_workbook(tmp_path: Path) -> None:
         "error: sparse.xlsx: the sheet claims 16,384 columns × 1,048,576 rows; "
         "quotes have at most 100 × 20,000"
     ]
+
+
+def test_a_pdf_that_cannot_be_made_is_named_after_the_pdf(tmp_path: Path, monkeypatch) -> None:
+    # Before: "error: quote.csv: internal error: ReportTooLarge", naming the quote, which
+    # was read and reviewed fine.
+    from apps.reports.sandbox import ReportTooLarge
+
+    def too_large(report, **kwargs):
+        raise ReportTooLarge("report too large")
+
+    monkeypatch.setattr("apps.reports.render.report_pdf_bytes", too_large)
+    out = tmp_path / "out.pdf"
+    code, _out, err = run(*example(VANS), "--pdf", str(out))
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "error: out.pdf: the PDF could not be made (report too large)"
+    ]
+    assert not out.exists()
