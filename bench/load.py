@@ -354,6 +354,77 @@ def saturation(levels: list[dict[str, Any]]) -> dict[str, Any]:
     return {"reached": False, "users": None, "rps": None, **found}
 
 
+FLOODERS = 12
+FLOOD_S = 10.0
+
+
+def _flooder(port: int, stop_at: float, seed: int, statuses: Counter[int], lock: threading.Lock):
+    """One anonymous client posting wrong passwords for random usernames, as fast as it can
+    (issue 13, item 2): a fresh CSRF token once, then POST after POST."""
+    rng = random.Random(seed)
+    browser = Browser(username=f"flood-{seed}")
+    conn = http.client.HTTPConnection(HOST, port, timeout=TIMEOUT_S)
+    seen: Counter[int] = Counter()
+    try:
+        _status, page, _ = _call(conn, "GET", "/login/", browser=browser)
+        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        while time.perf_counter() < stop_at:
+            form = {
+                "csrfmiddlewaretoken": token.group(1).decode() if token else "",
+                "username": f"nobody-{rng.randrange(10**9)}",
+                "password": "wrong-password",
+            }
+            try:
+                status, _, _ = _call(
+                    conn,
+                    "POST",
+                    "/login/",
+                    browser=browser,
+                    body=urlencode(form),
+                    headers={"Referer": f"http://{HOST}:{port}/login/"},
+                )
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                status = 0
+            seen[status] += 1
+    finally:
+        conn.close()
+        with lock:
+            statuses.update(seen)
+
+
+def login_flood(load: Load, port: int, normal: dict[str, Any]) -> dict[str, Any]:
+    """Logged-in p95 at 10 users while FLOODERS anonymous clients flood the login form,
+    against the same 10 users without the flood (`normal`): a figure, not a timed test."""
+    statuses: Counter[int] = Counter()
+    lock = threading.Lock()
+    stop_at = time.perf_counter() + FLOOD_S + 1.0
+    threads = [
+        threading.Thread(target=_flooder, args=(port, stop_at, n, statuses, lock), daemon=True)
+        for n in range(FLOODERS)
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(1.0)  # let the flood reach its rate before measuring
+    during = load.level(10, FLOOD_S)
+    for thread in threads:
+        thread.join(timeout=TIMEOUT_S + 5)
+    normal_p95 = normal.get("p95_ms")
+    return {
+        "flooders": FLOODERS,
+        "seconds": FLOOD_S,
+        "login_posts": sum(statuses.values()),
+        "login_statuses": {str(k): v for k, v in sorted(statuses.items())},
+        "logged_in_p95_ms_normal": normal_p95,
+        "logged_in_p95_ms_during_flood": during.get("p95_ms"),
+        "logged_in_p50_ms_during_flood": during.get("p50_ms"),
+        "logged_in_errors_during_flood": during.get("errors"),
+        "ratio": round(during["p95_ms"] / normal_p95, 2)
+        if normal_p95 and during.get("p95_ms")
+        else None,
+    }
+
+
 def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, Any]:
     """Prepare the database, start gunicorn, log in, run the levels and the ramp, stop."""
     from bench.common import child_run
@@ -390,6 +461,9 @@ def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, A
             if time.monotonic() + LEVEL_S + 15 > deadline:
                 break
             levels[users] = load.level(users, LEVEL_S)
+        flood: dict[str, Any] = {}
+        if 10 in levels and time.monotonic() + FLOOD_S + 20 < deadline:
+            flood = login_flood(load, port, levels[10])
         ramp = []
         saturated = any(s["p95_ms"] > SATURATION_P95_MS for s in levels.values())
         for users in () if saturated else RAMP:
@@ -411,6 +485,7 @@ def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, A
             "logins": len(browsers),
             "login_s": round(login_s, 1),
             "levels": levels,
+            "login_flood": flood,
             "ramp": ramp,
             "saturation": saturation([*levels.values(), *ramp]),
             "backlog_left": len(load.backlog),
