@@ -39,7 +39,7 @@ class AnonymousTemporaryFileUploadHandler(TemporaryFileUploadHandler):
 
     def new_file(self, *args: Any, **kwargs: Any) -> None:
         FileUploadHandler.new_file(self, *args, **kwargs)
-        self.file = AnonymousTemporaryUploadedFile(
+        self.file = AnonymousTemporaryUploadedFile(  # type: ignore[assignment]
             self.file_name or "upload",
             self.content_type or "application/octet-stream",
             0,

@@ -137,10 +137,10 @@ def sheet_extent_check(data: bytes, *, file_name: str) -> None:
                 )
 
 
-def _clean(cell: Cell) -> Cell:
+def _clean(cell: object) -> Cell:
     if isinstance(cell, str) and _CONTROL_RE.search(cell):
         return _CONTROL_RE.sub("", cell)
-    return cell
+    return cell  # type: ignore[return-value]  # calamine's cell types, as before
 
 
 def _sheet_rows(sheet: python_calamine.CalamineSheet, *, file_name: str) -> Iterator[NumberedRow]:

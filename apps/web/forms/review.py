@@ -67,9 +67,10 @@ def _number(
     """A number field bounded by the contract's physical range, stated next to it."""
     low, high, _unit = INPUT_RANGES[field]
     stated = f"From {input_range_text(field)}."
+    whole = kind is forms.IntegerField
     return kind(
-        min_value=low,
-        max_value=high,
+        min_value=int(low) if whole else low,  # type: ignore[arg-type]
+        max_value=int(high) if whole else high,  # type: ignore[arg-type]
         required=initial is not None,
         initial=initial,
         label=label,
