@@ -70,8 +70,8 @@ def clients(demo):
 @pytest.fixture(autouse=True)
 def _throttle_counts_cleared():
     """Login throttling counts live in the cache: each test starts with none."""
-    from django.core.cache import cache
+    from django.core.cache import caches
 
-    cache.clear()
+    caches["throttle"].clear()
     yield
-    cache.clear()
+    caches["throttle"].clear()

@@ -6,9 +6,15 @@ hash (~0.55 s of CPU with PBKDF2). So before the form is even validated, each lo
 counted in a fixed window per client address and per username; over the rate the answer is a
 cheap 429 with ``Retry-After`` and no hashing at all.
 
+A flood from many addresses at once still hashes each address's first attempts, so all
+anonymous login POSTs together also share one small budget (``LOGIN_RATE_GLOBAL``): during a
+flood a person may have to wait a few seconds to sign in, but those already signed in keep
+their speed, which is what the flood was slowing.
+
 The client address is ``REMOTE_ADDR`` only: ``X-Forwarded-For`` is whatever the client says
 (behind nginx, set REMOTE_ADDR from the proxy, e.g. with ``real_ip``). Counts live in the
-default cache: per process with the local-memory cache, shared with Redis or memcached.
+``throttle`` cache (a file-based cache under var/, shared by every gunicorn worker on the host;
+point it at Redis or memcached when there is more than one host).
 """
 
 from __future__ import annotations
@@ -17,17 +23,19 @@ import hashlib
 import time
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.http import HttpRequest
 
 #: (attempts, window in seconds): generous for a person, useless for a flood.
 LOGIN_RATE_PER_ADDRESS = (20, 60)
 LOGIN_RATE_PER_USERNAME = (10, 60)
+LOGIN_RATE_GLOBAL = (5, 10)
 
 
 def throttle_hit(*, scope: str, key: str, limit: int, window_s: int) -> int | None:
     """Count one attempt for ``key``; the seconds to wait when it is over ``limit`` in the
     current window, else None."""
+    cache = caches["throttle"]
     now = time.time()
     digest = hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:32]
     cache_key = f"throttle:{scope}:{digest}:{int(now // window_s)}"
@@ -57,12 +65,17 @@ def login_throttle(request: HttpRequest, *, username: str) -> int | None:
         limit=per_address[0],
         window_s=per_address[1],
     )
-    if wait is not None or not username:
+    if wait is not None:
         return wait
-    per_username = getattr(settings, "LOGIN_RATE_PER_USERNAME", LOGIN_RATE_PER_USERNAME)
-    return throttle_hit(
-        scope="login-username",
-        key=username.strip().casefold(),
-        limit=per_username[0],
-        window_s=per_username[1],
-    )
+    if username:
+        per_username = getattr(settings, "LOGIN_RATE_PER_USERNAME", LOGIN_RATE_PER_USERNAME)
+        wait = throttle_hit(
+            scope="login-username",
+            key=username.strip().casefold(),
+            limit=per_username[0],
+            window_s=per_username[1],
+        )
+        if wait is not None:
+            return wait
+    everyone = getattr(settings, "LOGIN_RATE_GLOBAL", LOGIN_RATE_GLOBAL)
+    return throttle_hit(scope="login-all", key="all", limit=everyone[0], window_s=everyone[1])

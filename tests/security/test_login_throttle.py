@@ -77,3 +77,13 @@ def test_one_username_from_rotating_addresses_is_throttled(hashes) -> None:
         attempt(client, "ghost", address=f"198.51.100.{n}")
     assert attempt(client, "ghost", address="198.51.100.200").status_code == 429
     assert hashes.count("ghost") == limit
+
+
+def test_a_flood_from_many_addresses_shares_one_budget(hashes, settings) -> None:
+    # 12 clients on 12 addresses: each under its own rate, together over the shared one.
+    settings.LOGIN_RATE_GLOBAL = (5, 10)
+    client = Client()
+    statuses = [attempt(client, f"u{n}", address=f"198.51.100.{n}").status_code for n in range(12)]
+    assert statuses[:5] == [200] * 5
+    assert set(statuses[5:]) == {429}
+    assert len(hashes) == 5
