@@ -7,9 +7,11 @@ counted in a fixed window per client address and per username; over the rate the
 cheap 429 with ``Retry-After`` and no hashing at all.
 
 A flood from many addresses at once still hashes each address's first attempts, so all
-anonymous login POSTs together also share one small budget (``LOGIN_RATE_GLOBAL``): during a
-flood a person may have to wait a few seconds to sign in, but those already signed in keep
-their speed, which is what the flood was slowing.
+*failed* logins together also share one small budget (``LOGIN_RATE_GLOBAL``): once it is spent
+for the current 10 s, further attempts are refused before hashing until the window turns.
+Successful logins never spend it, so twenty people signing in at nine are not slowed; during a
+flood a person may have to wait a few seconds, but those already signed in keep their speed,
+which is what the flood was slowing.
 
 The client address is ``REMOTE_ADDR`` only: ``X-Forwarded-For`` is whatever the client says
 (behind nginx, set REMOTE_ADDR from the proxy, e.g. with ``real_ip``). Counts live in the
@@ -32,13 +34,28 @@ LOGIN_RATE_PER_USERNAME = (10, 60)
 LOGIN_RATE_GLOBAL = (5, 10)
 
 
+def _key(scope: str, key: str, window_s: int, now: float) -> str:
+    digest = hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:32]
+    return f"throttle:{scope}:{digest}:{int(now // window_s)}"
+
+
+def _wait(window_s: int, now: float) -> int:
+    return max(1, window_s - int(now % window_s))
+
+
+def throttle_spent(*, scope: str, key: str, limit: int, window_s: int) -> int | None:
+    """Without counting: the seconds to wait when ``key`` already reached ``limit``."""
+    now = time.time()
+    count = caches["throttle"].get(_key(scope, key, window_s, now), 0)
+    return _wait(window_s, now) if count >= limit else None
+
+
 def throttle_hit(*, scope: str, key: str, limit: int, window_s: int) -> int | None:
     """Count one attempt for ``key``; the seconds to wait when it is over ``limit`` in the
     current window, else None."""
     cache = caches["throttle"]
     now = time.time()
-    digest = hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:32]
-    cache_key = f"throttle:{scope}:{digest}:{int(now // window_s)}"
+    cache_key = _key(scope, key, window_s, now)
     if cache.add(cache_key, 1, timeout=window_s + 1):
         count = 1
     else:
@@ -48,7 +65,7 @@ def throttle_hit(*, scope: str, key: str, limit: int, window_s: int) -> int | No
             cache.set(cache_key, 1, timeout=window_s + 1)
             count = 1
     if count > limit:
-        return max(1, window_s - int(now % window_s))
+        return _wait(window_s, now)
     return None
 
 
@@ -78,4 +95,10 @@ def login_throttle(request: HttpRequest, *, username: str) -> int | None:
         if wait is not None:
             return wait
     everyone = getattr(settings, "LOGIN_RATE_GLOBAL", LOGIN_RATE_GLOBAL)
-    return throttle_hit(scope="login-all", key="all", limit=everyone[0], window_s=everyone[1])
+    return throttle_spent(scope="login-failed", key="all", limit=everyone[0], window_s=everyone[1])
+
+
+def login_failure_count() -> None:
+    """One failed login spends one unit of the shared budget."""
+    everyone = getattr(settings, "LOGIN_RATE_GLOBAL", LOGIN_RATE_GLOBAL)
+    throttle_hit(scope="login-failed", key="all", limit=everyone[0], window_s=everyone[1])

@@ -79,7 +79,7 @@ def test_one_username_from_rotating_addresses_is_throttled(hashes) -> None:
     assert hashes.count("ghost") == limit
 
 
-def test_a_flood_from_many_addresses_shares_one_budget(hashes, settings) -> None:
+def test_a_flood_from_many_addresses_shares_one_budget(hashes, settings, demo) -> None:
     # 12 clients on 12 addresses: each under its own rate, together over the shared one.
     settings.LOGIN_RATE_GLOBAL = (5, 10)
     client = Client()
@@ -87,3 +87,16 @@ def test_a_flood_from_many_addresses_shares_one_budget(hashes, settings) -> None
     assert statuses[:5] == [200] * 5
     assert set(statuses[5:]) == {429}
     assert len(hashes) == 5
+
+    # Successful logins never spend the budget: twenty people signing in at nine.
+    settings.LOGIN_RATE_GLOBAL = (1, 10)
+    from django.core.cache import caches
+
+    caches["throttle"].clear()
+    for n in range(3):
+        ok = Client().post(
+            "/login/",
+            {"username": "account", "password": "rightsize-demo"},
+            REMOTE_ADDR=f"192.0.2.{n}",
+        )
+        assert ok.status_code == 302

@@ -17,7 +17,7 @@ from apps.reports.charts import vehicle_svg
 from apps.review.models import Review, ReviewStatus, Verdict
 from apps.sites.access import ANY_ROLE, require_roles, role_of, scope_for_user
 from apps.sites.models import Role
-from apps.sites.throttle import login_throttle
+from apps.sites.throttle import login_failure_count, login_throttle
 from apps.words import VEHICLES
 
 RECENT = 8
@@ -42,7 +42,10 @@ class RightsizeLoginView(LoginView):
             response = render(request, self.template_name, context, status=429)
             response["Retry-After"] = str(wait)
             return response
-        return super().post(request, *args, **kwargs)
+        response = super().post(request, *args, **kwargs)
+        if response.status_code == 200:  # the form again: a failed login
+            login_failure_count()
+        return response
 
 
 def review_rows(user: Any) -> QuerySet[Review]:
