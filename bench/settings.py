@@ -22,3 +22,4 @@ STORAGES = {
 if __import__("os").environ.get("BENCH_LOGIN_THROTTLE") == "off":
     LOGIN_RATE_PER_ADDRESS = (10**9, 60)
     LOGIN_RATE_PER_USERNAME = (10**9, 60)
+    LOGIN_RATE_GLOBAL = (10**9, 10)
