@@ -9,7 +9,9 @@ cheap 429 with ``Retry-After`` and no hashing at all.
 A flood from many addresses at once still hashes each address's first attempts, so all
 *failed* logins together also share one small budget (``LOGIN_RATE_GLOBAL``): once it is spent
 for the current 10 s, further attempts are refused before hashing until the window turns.
-Successful logins never spend it, so twenty people signing in at nine are not slowed; during a
+Two per 10 s: with three sync gunicorn workers, two password hashes at once still leave one
+worker for everyone else (on a loaded 2-core machine a hash takes seconds). Successful logins
+never spend it, so twenty people signing in at nine are not slowed; during a
 flood a person may have to wait a few seconds, but those already signed in keep their speed,
 which is what the flood was slowing.
 
@@ -31,7 +33,7 @@ from django.http import HttpRequest
 #: (attempts, window in seconds): generous for a person, useless for a flood.
 LOGIN_RATE_PER_ADDRESS = (20, 60)
 LOGIN_RATE_PER_USERNAME = (10, 60)
-LOGIN_RATE_GLOBAL = (5, 10)
+LOGIN_RATE_GLOBAL = (2, 10)
 
 
 def _key(scope: str, key: str, window_s: int, now: float) -> str:
