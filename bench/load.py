@@ -92,10 +92,14 @@ def _call(
     return response.status, data, response
 
 
-def login(port: int, username: str, password: str) -> Browser:
-    """The login form, as a browser fills it: GET for the CSRF token, POST, follow nothing."""
+def login(port: int, username: str, password: str, source: str | None = None) -> Browser:
+    """The login form, as a browser fills it: GET for the CSRF token, POST, follow nothing.
+    ``source``: the loopback address this person's machine has (127.0.1.N), so the login
+    throttle sees twenty people, not one."""
     browser = Browser(username)
-    conn = http.client.HTTPConnection(HOST, port, timeout=30)
+    conn = http.client.HTTPConnection(
+        HOST, port, timeout=30, source_address=(source, 0) if source else None
+    )
     try:
         status, page, _ = _call(conn, "GET", "/login/", browser=browser)
         token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
@@ -354,6 +358,83 @@ def saturation(levels: list[dict[str, Any]]) -> dict[str, Any]:
     return {"reached": False, "users": None, "rps": None, **found}
 
 
+FLOODERS = 12
+FLOOD_S = 10.0
+
+
+def _flooder(port: int, stop_at: float, seed: int, statuses: Counter[int], lock: threading.Lock):
+    """One anonymous client posting wrong passwords for random usernames, as fast as it can:
+    a fresh CSRF token once, then POST after POST."""
+    rng = random.Random(seed)
+    browser = Browser(username=f"flood-{seed}")
+    # Each flooder on its own address (127.0.2.N): the worst case for a per-address throttle.
+    conn = http.client.HTTPConnection(
+        HOST, port, timeout=TIMEOUT_S, source_address=(f"127.0.2.{seed + 1}", 0)
+    )
+    seen: Counter[int] = Counter()
+    try:
+        _status, page, _ = _call(conn, "GET", "/login/", browser=browser)
+        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        while time.perf_counter() < stop_at:
+            form = {
+                "csrfmiddlewaretoken": token.group(1).decode() if token else "",
+                "username": f"nobody-{rng.randrange(10**9)}",
+                "password": "wrong-password",
+            }
+            try:
+                status, _, _ = _call(
+                    conn,
+                    "POST",
+                    "/login/",
+                    browser=browser,
+                    body=urlencode(form),
+                    headers={"Referer": f"http://{HOST}:{port}/login/"},
+                )
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                status = 0
+            seen[status] += 1
+            if status == 429:
+                time.sleep(0.05)  # a tight loop, not a busy spin on the client's own CPU
+    finally:
+        conn.close()
+        with lock:
+            statuses.update(seen)
+
+
+def login_flood(load: Load, port: int) -> dict[str, Any]:
+    """Logged-in p95 at 10 users while FLOODERS anonymous clients flood the login form,
+    against the same 10 users just before, without the flood: a figure, not a timed test."""
+    normal = load.level(10, FLOOD_S)
+    statuses: Counter[int] = Counter()
+    lock = threading.Lock()
+    stop_at = time.perf_counter() + FLOOD_S + 1.0
+    threads = [
+        threading.Thread(target=_flooder, args=(port, stop_at, n, statuses, lock), daemon=True)
+        for n in range(FLOODERS)
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(1.0)  # let the flood reach its rate before measuring
+    during = load.level(10, FLOOD_S)
+    for thread in threads:
+        thread.join(timeout=TIMEOUT_S + 5)
+    normal_p95 = normal.get("p95_ms")
+    return {
+        "flooders": FLOODERS,
+        "seconds": FLOOD_S,
+        "login_posts": sum(statuses.values()),
+        "login_statuses": {str(k): v for k, v in sorted(statuses.items())},
+        "logged_in_p95_ms_normal": normal_p95,
+        "logged_in_p95_ms_during_flood": during.get("p95_ms"),
+        "logged_in_p50_ms_during_flood": during.get("p50_ms"),
+        "logged_in_errors_during_flood": during.get("errors"),
+        "ratio": round(during["p95_ms"] / normal_p95, 2)
+        if normal_p95 and during.get("p95_ms")
+        else None,
+    }
+
+
 def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, Any]:
     """Prepare the database, start gunicorn, log in, run the levels and the ramp, stop."""
     from bench.common import child_run
@@ -381,7 +462,14 @@ def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, A
         started = time.perf_counter()
         people = targets["people"]
         with ThreadPoolExecutor(WORKERS) as pool:  # PBKDF2 takes ~0.7 s of CPU per login
-            browsers = list(pool.map(lambda name: login(port, name, targets["password"]), people))
+            browsers = list(
+                pool.map(
+                    lambda pair: login(
+                        port, pair[1], targets["password"], source=f"127.0.1.{pair[0] + 1}"
+                    ),
+                    enumerate(people),
+                )
+            )
         login_s = time.perf_counter() - started
         load = Load(port, browsers, targets, server_pid=server.pid)
         load.level(10, 3.0)  # warm-up: each worker compiles templates, opens its connection
@@ -390,6 +478,9 @@ def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, A
             if time.monotonic() + LEVEL_S + 15 > deadline:
                 break
             levels[users] = load.level(users, LEVEL_S)
+        flood: dict[str, Any] = {}
+        if 10 in levels and time.monotonic() + 2 * FLOOD_S + 20 < deadline:
+            flood = login_flood(load, port)
         ramp = []
         saturated = any(s["p95_ms"] > SATURATION_P95_MS for s in levels.values())
         for users in () if saturated else RAMP:
@@ -411,6 +502,7 @@ def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, A
             "logins": len(browsers),
             "login_s": round(login_s, 1),
             "levels": levels,
+            "login_flood": flood,
             "ramp": ramp,
             "saturation": saturation([*levels.values(), *ramp]),
             "backlog_left": len(load.backlog),

@@ -17,3 +17,5 @@ urlpatterns = [
     path("api/", api.urls),
     path("admin/", admin.site.urls),
 ]
+
+handler500 = "apps.sites.hygiene.server_error"

@@ -65,3 +65,13 @@ def clients(demo):
         "customer": _client_for("customer"),
         "other_customer": _client_for("globex"),
     }
+
+
+@pytest.fixture(autouse=True)
+def _throttle_counts_cleared():
+    """Login throttling counts live in the cache: each test starts with none."""
+    from django.core.cache import caches
+
+    caches["throttle"].clear()
+    yield
+    caches["throttle"].clear()

@@ -10,6 +10,7 @@ organisation's reviews (404 for anyone else's) and may not post. Every refusal i
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any, cast
 
 from django.conf import settings
@@ -34,10 +35,15 @@ from apps.review.inputs import FACILITY_PRESETS, WORKLOAD_PRESETS
 from apps.review.models import Review
 from apps.review.services import review_upload
 from apps.sites.access import role_of, scope_for_user
+from apps.sites.hygiene import RETRY_AFTER_SECONDS, database_down
 from apps.sites.models import Organisation, Role, SavedFacility, SavedWorkload
 
 SOURCES = ("body", "form", "file", "query", "path", "header", "cookie")
+#: Bounds on what a client may send besides the file.
+MAX_SPEC_CHARS = 64 * 1024
+MAX_SLUG_CHARS = 100
 POSTERS = frozenset({Role.ACCOUNT_TEAM, Role.ADMIN})
+logger = logging.getLogger("rightsize.api")
 
 
 class ErrorOut(Schema):
@@ -87,6 +93,22 @@ def _bad_input(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     return _error(request, f"{'.'.join(where) or 'request'}: {problem.get('msg', 'invalid')}", 400)
 
 
+@api.exception_handler(Exception)
+def _unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """Anything unexpected is still JSON, never Django's HTML 500 page (logged with its
+    traceback); a database that is down is a 503 with a retry message."""
+    if database_down(exc):
+        response = _error(
+            request,
+            f"the database is not answering; try again in {RETRY_AFTER_SECONDS} seconds",
+            503,
+        )
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+    logger.exception("API error on %s", request.path)
+    return _error(request, "internal error; it has been logged", 500)
+
+
 @api.exception_handler(Http404)
 def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     return _error(request, "Not found.", 404)
@@ -133,6 +155,8 @@ def _spec[T: BaseModel](
             raise ReviewInputError(
                 f"{label}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
             ) from None
+        except RecursionError:
+            raise ReviewInputError(f"{label}: the JSON nests too deeply") from None
     try:
         return model.model_validate(data)
     except PydanticValidationError as exc:
@@ -147,10 +171,28 @@ def _spec[T: BaseModel](
 def _organisation_for(slug: str | None) -> Organisation:
     if not slug:
         raise ReviewInputError("organisation: required (the customer organisation's slug)")
+    if len(slug) > MAX_SLUG_CHARS:
+        raise ReviewInputError(f"organisation: at most {MAX_SLUG_CHARS} characters")
     organisation = Organisation.objects.filter(slug=slug.strip()).first()
     if organisation is None:
         raise ReviewInputError(f"organisation: no organisation {slug.strip()!r}")
+    if organisation.is_internal:
+        # The upload form offers only customers; the API must not accept the reseller either.
+        raise ReviewInputError(
+            f"organisation: {organisation.slug!r} is the reseller itself; "
+            "name the customer organisation the quote is for"
+        )
     return organisation
+
+
+def _bounded(text: str, label: str) -> str:
+    """A workload or facility argument: at most 64 KB of text."""
+    if len(text) > MAX_SPEC_CHARS:
+        raise ReviewInputError(
+            f"{label}: {len(text):,} characters; at most {MAX_SPEC_CHARS:,} (a JSON object "
+            "or a preset name)"
+        )
+    return text
 
 
 @api.post(
@@ -196,14 +238,14 @@ def review_post(
         org = _organisation_for(organisation)
         spec_workload = _spec(
             Workload,
-            workload,
+            _bounded(workload, "workload"),
             "workload",
             WORKLOAD_PRESETS,
             SavedWorkload.objects.filter(organisation=org),
         )
         spec_facility = _spec(
             Facility,
-            facility,
+            _bounded(facility, "facility"),
             "facility",
             FACILITY_PRESETS,
             SavedFacility.objects.filter(organisation=org),

@@ -60,6 +60,9 @@ CUSTOMER_STATUS = {
     "changes_requested": "In review",
     "rejected": "In review",
 }
+#: The CSS class a customer's page carries: what the customer is told, never the internal
+#: status ("state-rejected" in the HTML would say what the words do not).
+CUSTOMER_STATE = {"Reviewed": "reviewed", "In review": "in-review"}
 
 
 def _lowercase_start(text: str) -> str:
@@ -394,3 +397,20 @@ def room_sentence(facility: Facility | None) -> str:
     if facility.floor_load_lb_per_sqft:
         parts.append(f"floor rated {number_format(facility.floor_load_lb_per_sqft)} lb/sq ft")
     return ", ".join(parts)
+
+
+#: What a stored review can throw while it is read back and drawn: a report stored before a
+#: bound existed (1e308 GB), a figure too large to format. Shown as a panel, never a 500.
+RENDER_ERRORS: tuple[type[Exception], ...] = (ValueError, ArithmeticError, TypeError, KeyError)
+
+
+def render_problem(error: Exception) -> str:
+    """One line saying why a stored review cannot be shown or printed, naming the field:
+    "workload.memory_gb: must be within 0.1 – 1,000,000 GB (got 1e+308)"."""
+    from pydantic import ValidationError
+
+    if isinstance(error, ValidationError):
+        problem = error.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in problem["loc"]) or "report"
+        return f"{where}: {problem['msg']}"
+    return f"{type(error).__name__}: {str(error)[:200]}"

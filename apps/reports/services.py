@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from apps.reports.context import PageSize
 from apps.reports.models import ReportFile, ReportStatus
+from apps.reports.page import RENDER_ERRORS, render_problem
 from apps.reports.render import report_html, report_static_root
 from apps.reports.sandbox import (
     DEFAULT_MEMORY_BYTES,
@@ -128,11 +129,27 @@ def report_render(*, report_file_id: int) -> ReportFile:
         report_file.status = ReportStatus.RUNNING
         report_file.started_at = timezone.now()
         report_file.save(update_fields=["status", "started_at", "updated_at"])
+    try:
+        return _render_claimed(report_file)
+    except Exception as exc:
+        # Anything else (storage, a bug): the job ends FAILED with the reason, never RUNNING.
+        logger.exception("PDF job %s failed", report_file.pk)
+        return _finish(report_file, error=f"the PDF could not be made ({type(exc).__name__})")
+
+
+def _render_claimed(report_file: ReportFile) -> ReportFile:
     review = report_file.review
     if review.version != report_file.review_version:
         return _finish(report_file, error="the review changed before the PDF was made; ask again")
     try:
         html = review_report_html(review=review, page_size=cast(PageSize, report_file.page_size))
+    except Exception as exc:
+        # A stored review that cannot be drawn, or any error while building the HTML: the job
+        # fails with the reason, it is never left RUNNING.
+        logger.exception("PDF HTML for review %s v%s failed", review.uuid, review.version)
+        reason = render_problem(exc) if isinstance(exc, RENDER_ERRORS) else type(exc).__name__
+        return _finish(report_file, error=f"the stored review cannot be rendered: {reason}")
+    try:
         pdf = pdf_render_sandboxed(
             html,
             static_root=report_static_root(),
@@ -140,13 +157,39 @@ def report_render(*, report_file_id: int) -> ReportFile:
             memory_bytes=getattr(settings, "REPORT_RENDER_MEMORY_BYTES", DEFAULT_MEMORY_BYTES),
         )
     except ReportRenderError as exc:
-        logger.warning("PDF for review %s v%s failed: %s", review.uuid, review.version, exc)
+        logger.warning("PDF for review %s v%s failed", review.uuid, review.version, exc_info=exc)
         return _finish(report_file, error=str(exc))
     name = report_storage_name(review=review, version=report_file.review_version)
     if default_storage.exists(name):
         default_storage.delete(name)  # a crashed run's file: same name, replaced, not duplicated
     stored = default_storage.save(name, ContentFile(pdf))
     return _finish(report_file, storage_name=stored, size_bytes=len(pdf))
+
+
+def report_deadline() -> dt.timedelta:
+    """How long a RUNNING job may take: the render's own limit plus two minutes of grace."""
+    timeout = getattr(settings, "REPORT_RENDER_TIMEOUT_S", DEFAULT_TIMEOUT_S)
+    return dt.timedelta(seconds=float(timeout)) + dt.timedelta(minutes=2)
+
+
+def report_jobs_reap(*, now: dt.datetime | None = None) -> int:
+    """RUNNING jobs past their deadline (a worker killed mid-render) → FAILED with the reason;
+    the report page then offers "Try again". Returns how many were reaped. Run by the
+    ``reap_report_jobs`` command (cron, every few minutes) and by the report page itself."""
+    now = now or timezone.now()
+    deadline = report_deadline()
+    minutes = max(1, round(deadline.total_seconds() / 60))
+    stuck = ReportFile.objects.filter(status=ReportStatus.RUNNING, started_at__lt=now - deadline)
+    reaped = stuck.update(
+        status=ReportStatus.FAILED,
+        error=f"the worker stopped while making the PDF (no result {minutes} minutes after it "
+        "started); try again",
+        finished_at=now,
+        updated_at=now,
+    )
+    if reaped:
+        logger.warning("reaped %d PDF jobs stuck in RUNNING", reaped)
+    return reaped
 
 
 def _finish(

@@ -191,7 +191,9 @@ def _validated[T: BaseModel](model: type[T], data: Any, label: str) -> T:
             reason = error["msg"].removeprefix("Value error, ")
             raise ReviewInputError(f"{label}: {reason}") from None
         given = error.get("input")
-        shown = f" (got {given!r})" if not isinstance(given, dict | list) else ""
+        # An out-of-range number already says what it got ("… (got 1e+308)").
+        plain = not isinstance(given, dict | list) and error["type"] != "out_of_range"
+        shown = f" (got {given!r})" if plain else ""
         raise ReviewInputError(f"{label}: field {field!r}: {error['msg']}{shown}") from None
 
 

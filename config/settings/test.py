@@ -24,3 +24,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.mkdtemp(prefix="rightsize-test-db-")) / "test.sqlite3")
     }
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "throttle": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "throttle",
+    },
+}
+# Tests log in hundreds of times from 127.0.0.1; the throttle tests set their own rates.
+LOGIN_RATE_GLOBAL = (10**6, 10)

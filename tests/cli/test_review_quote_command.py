@@ -185,8 +185,8 @@ def _json_file(tmp_path: Path, name: str, text: str) -> str:
         ),
         (
             '{"kind": "inference", "concurrent_users": -3}',
-            "error: workload.json: field 'concurrent_users': Input should be greater than or "
-            "equal to 1 (got -3)",
+            "error: workload.json: field 'concurrent_users': must be within "
+            "1 – 10,000,000 users (got -3)",
         ),
     ],
 )
@@ -452,3 +452,59 @@ def test_a_feed_without_amps_is_one_error_line(tmp_path):
     assert one_error_line(err) == (
         "error: feed.json: a rack feed needs both feed_volts and feed_amps (feed_amps missing)"
     )
+
+
+@pytest.mark.parametrize(
+    ("workload", "message"),
+    [
+        (
+            {"kind": "hpc", "memory_gb": 1e308},
+            "error: absurd.json: field 'memory_gb': must be within 0.1 – 1,000,000 GB (got 1e+308)",
+        ),
+        (
+            {"kind": "hpc", "fp64_tflops": 1e308},
+            "error: absurd.json: field 'fp64_tflops': must be within 0.1 – 10,000,000 TFLOPS "
+            "(got 1e+308)",
+        ),
+    ],
+)
+def test_absurd_numbers_exit_2_naming_the_field(tmp_path: Path, workload, message: str) -> None:
+    # Before: 1e308 GB was accepted and reviewed.
+    path = tmp_path / "absurd.json"
+    path.write_text(json.dumps(workload))
+    code, out, err = run(
+        str(VANS / "quote.csv"), "--workload", str(path), "--facility", "server-room"
+    )
+    assert (code, out) == (2, "")
+    assert err.strip().splitlines() == [message]
+
+
+def test_a_hostile_workbook_error_names_the_workbook(tmp_path: Path) -> None:
+    from tests.fixtures import hostile
+
+    path = tmp_path / "sparse.xlsx"
+    path.write_bytes(hostile.xlsx_far_corner())
+    code, out, err = run(str(path), "--workload", "internal-assistant", "--facility", "server-room")
+    assert (code, out) == (2, "")
+    assert err.strip().splitlines() == [
+        "error: sparse.xlsx: the sheet claims 16,384 columns × 1,048,576 rows; "
+        "quotes have at most 100 × 20,000"
+    ]
+
+
+def test_a_pdf_that_cannot_be_made_is_named_after_the_pdf(tmp_path: Path, monkeypatch) -> None:
+    # Before: "error: quote.csv: internal error: ReportTooLarge", naming the quote, which
+    # was read and reviewed fine.
+    from apps.reports.sandbox import ReportTooLarge
+
+    def too_large(report, **kwargs):
+        raise ReportTooLarge("report too large")
+
+    monkeypatch.setattr("apps.reports.render.report_pdf_bytes", too_large)
+    out = tmp_path / "out.pdf"
+    code, _out, err = run(*example(VANS), "--pdf", str(out))
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "error: out.pdf: the PDF could not be made (report too large)"
+    ]
+    assert not out.exists()

@@ -81,7 +81,8 @@ def delimiter_detect(text: str, *, file_name: str) -> str:
         if best_score[0] - second_score[0] <= 1 and second_score[2] >= 0.8:
             raise QuoteParseError(
                 f"the delimiter is ambiguous: the file reads as a table split by "
-                f"{_NAMES[best]} and by {_NAMES[second]}; choose the delimiter and upload again",
+                f"{_NAMES[best]} and by {_NAMES[second]}; "
+                "choose the CSV delimiter and upload again",
                 file=file_name,
             )
     return ranked[0][0]

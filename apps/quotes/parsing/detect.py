@@ -63,6 +63,13 @@ def type_detect(data: bytes, *, file_name: str) -> DetectedType:
         raise QuoteParseError("the file is empty", file=file_name)
     head = data[:1024]
     found: DetectedType
+    # A web page is a web page even when "%PDF-1.4" appears in its first KB (a saved page
+    # about PDFs, or one built to be taken for one): markup first, then the PDF header.
+    lowered = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    if lowered.startswith((b"<!doctype html", b"<html", b"<head", b"<body", b"<script")):
+        raise QuoteParseError(f"not a valid {label}: it is an HTML page", file=file_name)
+    if lowered.startswith((b"<?xml", b"<svg")):
+        raise QuoteParseError(f"not a valid {label}: it is an XML document", file=file_name)
     if head.startswith(OLE2_MAGIC):
         _ole2_check(data, file_name=file_name)
         found = "xls"
@@ -74,11 +81,6 @@ def type_detect(data: bytes, *, file_name: str) -> DetectedType:
         for magic, what in _BINARY_MAGICS:
             if head.startswith(magic):
                 raise QuoteParseError(f"not a valid {label}: it is {what}", file=file_name)
-        lowered = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
-        if lowered.startswith((b"<!doctype html", b"<html", b"<head", b"<body", b"<script")):
-            raise QuoteParseError(f"not a valid {label}: it is an HTML page", file=file_name)
-        if lowered.startswith((b"<?xml", b"<svg")):
-            raise QuoteParseError(f"not a valid {label}: it is an XML document", file=file_name)
         found = "csv"
     workbooks = claimed in SPREADSHEETS and found in SPREADSHEETS  # an .xlsx saved as .xls
     if claimed and claimed != found and not workbooks:

@@ -9,6 +9,7 @@ says ``needs_manual=True`` and the upload keeps the original for someone to key 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from apps.quotes.parsing.errors import QuoteParseError
@@ -17,6 +18,14 @@ from apps.quotes.parsing.schemas import ParsedQuote
 from apps.quotes.parsing.table import TableOptions, quote_from_rows
 
 WORKER = Path(__file__).with_name("pdf_worker.py")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _printable(cell: object) -> str:
+    """A PDF's text without control characters (PostgreSQL refuses U+0000)."""
+    return _CONTROL_RE.sub("", str(cell))
+
+
 ROWS_PER_PAGE = 1000
 
 
@@ -47,7 +56,7 @@ def pdf_parse(data: bytes, *, file_name: str, limits: SandboxLimits | None = Non
     rows = []
     for page in result.get("pages", []):
         for index, cells in enumerate(page.get("rows", [])[: ROWS_PER_PAGE - 1], start=1):
-            rows.append((page["page"] * ROWS_PER_PAGE + index, [str(c) for c in cells]))
+            rows.append((page["page"] * ROWS_PER_PAGE + index, [_printable(c) for c in cells]))
     if not rows:
         raise QuoteParseError(
             "the PDF has no text (a scan?); enter the lines by hand",

@@ -2,7 +2,9 @@
 
 A PDF can be built to make a parser loop forever (a circular ``/Prev`` chain), recurse without
 end (a form XObject that draws itself) or inflate a 200 KB stream to gigabytes (a Flate bomb).
-None of that may touch the web process, so PDF reading happens in a fresh interpreter
+None of that may touch the web process, and neither may a 5 KB XLSX with one cell at
+``XFD1048576`` (python-calamine would allocate ~550 GB and abort the process), so PDF and
+spreadsheet reading happens in a fresh interpreter
 (``python -I``: no environment variables, no user site, no current directory on the path)
 that first lowers its own limits — 512 MiB of address space, 30 s of CPU, no files written —
 and the parent kills it after 30 s of wall time. The child gets the bytes on stdin and answers
@@ -32,12 +34,18 @@ class SandboxLimits:
     wall_seconds: float = WALL_LIMIT_SECONDS
 
 
-def sandbox_run(script: Path, data: bytes, *, limits: SandboxLimits | None = None) -> bytes:
+def sandbox_run(
+    script: Path,
+    data: bytes,
+    *,
+    limits: SandboxLimits | None = None,
+    args: tuple[str, ...] = (),
+) -> bytes:
     """Run ``script`` in a limited child with ``data`` on stdin; return its stdout.
 
     The script receives the limits as argv (memory bytes, CPU seconds) and must apply them
-    with ``resource.setrlimit`` before touching the input. Raises ``SandboxLimitError`` on a
-    timeout, a signal or a non-zero exit."""
+    with ``resource.setrlimit`` before touching the input; ``args`` follow them. Raises
+    ``SandboxLimitError`` on a timeout, a signal or a non-zero exit."""
     limits = limits or SandboxLimits()
     command = [
         sys.executable,
@@ -45,6 +53,7 @@ def sandbox_run(script: Path, data: bytes, *, limits: SandboxLimits | None = Non
         str(script),
         str(limits.memory_bytes),
         str(limits.cpu_seconds),
+        *args,
     ]
     try:
         finished = subprocess.run(

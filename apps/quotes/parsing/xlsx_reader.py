@@ -6,15 +6,23 @@ sees the bytes; only then does calamine (Rust, fast, small) read the cells.
 Which sheet: the first visible sheet with a recognisable header (a cover sheet with the vendor's
 logo and terms is skipped), then hidden ones. The ``<dimension>`` element is never trusted: a
 sheet declaring ``A1:XFD1048576`` with 10 real rows gives 10 lines.
+
+Before calamine sees a sheet, ``sheet_extent_check`` streams each worksheet's XML (already
+bounded to 50 MiB by ``archive_inspect``) and finds the cells' actual extent: calamine
+allocates one slot per cell of the rectangle from A1 to the farthest cell holding a value, so
+one value at ``XFD1048576`` means 16,384 × 1,048,576 slots (~550 GB). Past 100 columns or
+20,000 data rows the file is refused before any cell is materialised. Text cells lose their
+control characters (``_x0000_`` is Excel's escape for NUL, which PostgreSQL refuses).
 """
 
 from __future__ import annotations
 
 import io
+import re
+import zipfile
 from collections.abc import Iterator
 from datetime import date
 
-import openpyxl.xml
 import python_calamine
 
 from apps.quotes.parsing.archive import archive_inspect
@@ -31,15 +39,109 @@ from apps.quotes.parsing.table import (
     quote_from_rows,
 )
 
-# openpyxl is not used to read uploads, but other code (exports, tests) writes and may read
-# workbooks with it: make sure it parses XML through defusedxml, as RELIABILITY.md item 6 asks.
-if openpyxl.xml.DEFUSEDXML is not True:  # not an assert: it must hold under python -O too
-    raise ImportError("install defusedxml: openpyxl must not parse workbook XML unprotected")
-
 
 def defusedxml_check() -> bool:
-    """True when openpyxl parses XML through defusedxml (a startup check can call this)."""
-    return bool(openpyxl.xml.DEFUSEDXML)
+    """True when openpyxl parses XML through defusedxml (RELIABILITY.md item 6).
+
+    openpyxl is not used to read uploads, but other code (exports, tests) writes and may read
+    workbooks with it. The quotes app calls this at start-up and refuses to start without
+    defusedxml; it is not imported here, so the sandbox child does not pay 150 ms for it."""
+    import openpyxl.xml
+
+    return openpyxl.xml.DEFUSEDXML is True
+
+
+_TAG_RE = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c|dimension)\b([^>]*?)(/?)>")
+_R_RE = re.compile(rb'\br\s*=\s*["\']([A-Za-z]*)([0-9]*)["\']')
+_REF_RE = re.compile(rb'\bref\s*=\s*["\']([A-Za-z]+[0-9]+(?::[A-Za-z]+[0-9]+)?)["\']')
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CHUNK = 256 * 1024
+#: Rows a sheet may reach: the data rows, the letterhead above the header, the header.
+MAX_SHEET_ROWS = MAX_DATA_ROWS + HEADER_SCAN_ROWS + 1
+
+
+def _column_number(letters: bytes) -> int:
+    number = 0
+    for letter in letters.upper():
+        number = number * 26 + (letter - 64)
+    return number
+
+
+def sheet_extent(xml_chunks: Iterator[bytes]) -> tuple[int, int, str]:
+    """(columns, rows, declared ref) of a worksheet's XML, read as a stream of chunks.
+
+    Columns and rows are the actual extent: the farthest column and row of a cell that holds
+    something (``<c …>…</c>``; a self-closing ``<c r="XFD9" s="1"/>`` is only formatting,
+    which calamine skips too). Cells and rows without ``r`` follow the previous one."""
+    max_col = max_row = 0
+    row = col = 0
+    declared = ""
+    tail = b""
+    for chunk in xml_chunks:
+        buffer = tail + chunk
+        cut = buffer.rfind(b"<")
+        if cut < 0 or b">" in buffer[cut:]:
+            cut = len(buffer)
+        body, tail = buffer[:cut], buffer[cut:]
+        if len(tail) > 64 * 1024:  # a tag that never closes: nothing a reader could use
+            tail = b""
+        for match in _TAG_RE.finditer(body):
+            name, attrs, closed = match.groups()
+            if name == b"dimension":
+                ref = _REF_RE.search(attrs)
+                declared = ref.group(1).decode("ascii") if ref else ""
+                continue
+            ref = _R_RE.search(attrs)
+            if name == b"row":
+                row = int(ref.group(2)) if ref and ref.group(2) else row + 1
+                col = 0
+                continue
+            if ref and ref.group(1):
+                col = _column_number(ref.group(1))
+                if ref.group(2):
+                    row = int(ref.group(2))
+            else:
+                col += 1
+            if not closed:
+                max_col, max_row = max(max_col, col), max(max_row, row)
+    return max_col, max_row, declared
+
+
+def sheet_extent_check(data: bytes, *, file_name: str) -> None:
+    """Refuse a workbook whose sheets reach past 100 columns or 20,000 data rows (see the
+    module docstring), before any workbook library reads a cell."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        raise QuoteParseError(
+            "not a valid XLSX: the ZIP archive is damaged", file=file_name
+        ) from None
+    with archive:
+        for info in archive.infolist():
+            name = info.filename
+            if not (name.startswith("xl/worksheets/") and name.endswith(".xml")):
+                continue
+            if "/_rels/" in name:
+                continue
+            try:
+                with archive.open(info) as stream:
+                    columns, rows, _declared = sheet_extent(iter(lambda: stream.read(_CHUNK), b""))
+            except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError):
+                raise QuoteParseError(
+                    f"not a valid XLSX: member {name!r} is damaged", file=file_name
+                ) from None
+            if columns > MAX_COLUMNS or rows > MAX_SHEET_ROWS:
+                raise QuoteParseError(
+                    f"the sheet claims {columns:,} columns × {rows:,} rows; "
+                    f"quotes have at most {MAX_COLUMNS} × {MAX_DATA_ROWS:,}",
+                    file=file_name,
+                )
+
+
+def _clean(cell: object) -> Cell:
+    if isinstance(cell, str) and _CONTROL_RE.search(cell):
+        return _CONTROL_RE.sub("", cell)
+    return cell  # type: ignore[return-value]  # calamine's cell types, as before
 
 
 def _sheet_rows(sheet: python_calamine.CalamineSheet, *, file_name: str) -> Iterator[NumberedRow]:
@@ -47,7 +149,9 @@ def _sheet_rows(sheet: python_calamine.CalamineSheet, *, file_name: str) -> Iter
     filled = 0
     limit = MAX_DATA_ROWS + HEADER_SCAN_ROWS + 1
     for index, row in enumerate(sheet.iter_rows()):
-        cells: list[Cell] = [v if isinstance(v, str | int | float | date) else str(v) for v in row]
+        cells: list[Cell] = [
+            _clean(v) if isinstance(v, str | int | float | date) else str(v) for v in row
+        ]
         while cells and (cells[-1] is None or cells[-1] == ""):
             cells.pop()
         if not cells:
@@ -90,6 +194,8 @@ def xlsx_parse(
     no ZIP and has nothing to inspect)."""
     if not inspected and kind != "xls":
         archive_inspect(data, file_name=file_name)
+    if kind == "xlsx":  # XLS, XLSB and ODS are bounded by the sandbox child's limits alone
+        sheet_extent_check(data, file_name=file_name)
     try:
         workbook = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data))
         metadata = [

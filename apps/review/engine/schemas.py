@@ -6,10 +6,13 @@ report every face shows (ReviewReport). Field names are the contract's: add, nev
 
 from __future__ import annotations
 
+import math
+import re
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from apps.quotes.schemas import (
     SEVERITY_ORDER,
@@ -72,37 +75,142 @@ PRECISION_BYTES: dict[Precision, float] = {
 }
 
 
+#: The physical range of every number a person types, in the field's unit: the forms state it
+#: next to the field, and the forms, the CLI and the API refuse anything outside it (or not
+#: finite) with the field's name. ``1e308`` GB of memory is not a workload, it is a typo.
+INPUT_RANGES: dict[str, tuple[float, float, str]] = {
+    "params_b": (0.001, 100_000, "billion parameters"),
+    "active_params_b": (0.001, 100_000, "billion parameters"),
+    "layers": (1, 10_000, "layers"),
+    "kv_heads": (1, 10_000, "heads"),
+    "head_dim": (1, 65_536, ""),
+    "kv_lora_rank": (1, 65_536, ""),
+    "qk_rope_head_dim": (1, 65_536, ""),
+    "sliding_window": (1, 10_000_000, "tokens"),
+    "context_tokens": (1, 10_000_000, "tokens"),
+    "concurrent_users": (1, 10_000_000, "users"),
+    "tokens_per_sec_per_user": (0.1, 100_000, "tokens/s"),
+    "memory_gb": (0.1, 1_000_000, "GB"),
+    "fp64_tflops": (0.1, 10_000_000, "TFLOPS"),
+    "rack_power_kw": (0.1, 1_000, "kW"),
+    "racks_available": (0, 100_000, "racks"),
+    "floor_load_lb_per_sqft": (1, 10_000, "lb/sq ft"),
+    "circuit_volts": (1, 1_000, "V"),
+    "circuit_amps": (1, 1_000, "A"),
+}
+#: Names and other free text a person types: bounded, so a 10 MB "name" is refused.
+NAME_MAX_CHARS = 200
+
+
+def input_range_text(field: str) -> str:
+    """ "0.1 – 1,000,000 GB": the range stated next to a field."""
+    low, high, unit = INPUT_RANGES[field]
+    return f"{low:,g} – {high:,.0f} {unit}".strip()
+
+
+def _most(field: str) -> float:
+    return INPUT_RANGES[field][1]
+
+
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _printable(value: Any) -> Any:
+    """Names lose their control characters (PostgreSQL refuses U+0000 in JSON and text)."""
+    if isinstance(value, str):
+        return _CONTROL_RE.sub("", value)
+    return value
+
+
+def _in_range(value: Any, info: ValidationInfo) -> Any:
+    """Refuse a number outside its field's range, or not finite, before pydantic's own
+    constraints: "must be within 0.1 – 1,000,000 GB (got 1e+308)"."""
+    field = info.field_name
+    if value is None or isinstance(value, bool) or field not in INPUT_RANGES:
+        return value
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return value  # not a number at all: pydantic's own type error says so
+    low, high, _unit = INPUT_RANGES[field]
+    if not math.isfinite(number) or not low <= number <= high:
+        raise PydanticCustomError(
+            "out_of_range",
+            "must be within {range} (got {got})",
+            {"range": input_range_text(field), "got": f"{number:g}"},
+        )
+    return value
+
+
 class ModelShape(BaseModel):
     """A model described inline instead of by preset name."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
-    name: str = "Custom model"
-    params_b: float = Field(gt=0)
-    active_params_b: float | None = Field(default=None, gt=0)
-    layers: int | None = Field(default=None, gt=0)
-    kv_heads: int | None = Field(default=None, gt=0)
-    head_dim: int | None = Field(default=None, gt=0)
-    kv_lora_rank: int | None = Field(default=None, gt=0)
-    qk_rope_head_dim: int | None = Field(default=None, gt=0)
-    sliding_window: int | None = Field(default=None, gt=0)
+    name: str = Field(default="Custom model", max_length=NAME_MAX_CHARS)
+    params_b: float = Field(gt=0, le=_most("params_b"))
+    active_params_b: float | None = Field(default=None, gt=0, le=_most("active_params_b"))
+    layers: int | None = Field(default=None, gt=0, le=_most("layers"))
+    kv_heads: int | None = Field(default=None, gt=0, le=_most("kv_heads"))
+    head_dim: int | None = Field(default=None, gt=0, le=_most("head_dim"))
+    kv_lora_rank: int | None = Field(default=None, gt=0, le=_most("kv_lora_rank"))
+    qk_rope_head_dim: int | None = Field(default=None, gt=0, le=_most("qk_rope_head_dim"))
+    sliding_window: int | None = Field(default=None, gt=0, le=_most("sliding_window"))
     sliding_layers_fraction: float | None = Field(default=None, ge=0, le=1)
+
+    @field_validator(
+        "params_b",
+        "active_params_b",
+        "layers",
+        "kv_heads",
+        "head_dim",
+        "kv_lora_rank",
+        "qk_rope_head_dim",
+        "sliding_window",
+        mode="before",
+    )
+    @classmethod
+    def _within_range(cls, value: Any, info: ValidationInfo) -> Any:
+        return _in_range(value, info)
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name_printable(cls, value: Any) -> Any:
+        return _printable(value)
 
 
 class Workload(BaseModel):
     """The load: what the customer will run (CONTRACT.md "Workload")."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    name: str = "Workload"
+    name: str = Field(default="Workload", max_length=NAME_MAX_CHARS)
     kind: WorkloadKind
     model: str | ModelShape | None = None
     precision: Precision = Precision.BF16
-    context_tokens: int = Field(default=8192, gt=0, le=10_000_000)
-    concurrent_users: int = Field(default=1, ge=1, le=10_000_000)
-    tokens_per_sec_per_user: float = Field(default=10.0, gt=0, le=100_000)
-    memory_gb: float | None = Field(default=None, gt=0)
-    fp64_tflops: float | None = Field(default=None, gt=0)
+    context_tokens: int = Field(default=8192, gt=0, le=_most("context_tokens"))
+    concurrent_users: int = Field(default=1, ge=1, le=_most("concurrent_users"))
+    tokens_per_sec_per_user: float = Field(default=10.0, gt=0, le=_most("tokens_per_sec_per_user"))
+    memory_gb: float | None = Field(default=None, gt=0, le=_most("memory_gb"))
+    fp64_tflops: float | None = Field(default=None, gt=0, le=_most("fp64_tflops"))
+
+    @field_validator(
+        "context_tokens",
+        "concurrent_users",
+        "tokens_per_sec_per_user",
+        "memory_gb",
+        "fp64_tflops",
+        mode="before",
+    )
+    @classmethod
+    def _within_range(cls, value: Any, info: ValidationInfo) -> Any:
+        return _in_range(value, info)
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name_printable(cls, value: Any) -> Any:
+        return _printable(value)
+
     # The load's time (buy_or_rent): how long the project runs and how many hours a day the GPUs
     # are busy. All optional; without any of them the review is as it always was.
     duration_weeks: float | None = Field(default=None, gt=0, le=5200)
@@ -143,8 +251,11 @@ class Workload(BaseModel):
     @field_validator("model", mode="before")
     @classmethod
     def _blank_model_is_none(cls, value: Any) -> Any:
+        value = _printable(value)
         if isinstance(value, str) and not value.strip():
             return None
+        if isinstance(value, str) and len(value) > NAME_MAX_CHARS:
+            raise ValueError(f"a model name has at most {NAME_MAX_CHARS} characters")
         return value
 
 
@@ -154,16 +265,36 @@ FeedVolts = Literal[120, 208, 230, 240, 400, 415]
 class Facility(BaseModel):
     """The building: a data-center row or an office desk (CONTRACT.md "Facility")."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    name: str = "Facility"
+    name: str = Field(default="Facility", max_length=NAME_MAX_CHARS)
     site: Literal["datacenter", "office"] = "datacenter"
-    rack_power_kw: float | None = Field(default=None, gt=0)
-    racks_available: int | None = Field(default=None, ge=0)
+    rack_power_kw: float | None = Field(default=None, gt=0, le=_most("rack_power_kw"))
+    racks_available: int | None = Field(default=None, ge=0, le=_most("racks_available"))
     cooling: Literal["air", "air_rdhx", "liquid"] = "air"
-    floor_load_lb_per_sqft: float | None = Field(default=None, gt=0)
-    circuit_volts: float | None = Field(default=None, gt=0)
-    circuit_amps: float | None = Field(default=None, gt=0)
+    floor_load_lb_per_sqft: float | None = Field(
+        default=None, gt=0, le=_most("floor_load_lb_per_sqft")
+    )
+    circuit_volts: float | None = Field(default=None, gt=0, le=_most("circuit_volts"))
+    circuit_amps: float | None = Field(default=None, gt=0, le=_most("circuit_amps"))
+
+    @field_validator(
+        "rack_power_kw",
+        "racks_available",
+        "floor_load_lb_per_sqft",
+        "circuit_volts",
+        "circuit_amps",
+        mode="before",
+    )
+    @classmethod
+    def _within_range(cls, value: Any, info: ValidationInfo) -> Any:
+        return _in_range(value, info)
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name_printable(cls, value: Any) -> Any:
+        return _printable(value)
+
     # --- the building in Facilities' own words (all optional; today's fields still work) ---
     # Per-rack feeds: usable kW = feeds per side × V × A (× √3 three-phase) × continuous share.
     # With A/B feeds either side must carry the whole rack, so the usable kW is one side's.

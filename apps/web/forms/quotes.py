@@ -38,8 +38,25 @@ class QuoteFileForm(forms.Form):
         return upload
 
 
+DELIMITER_CHOICES = [
+    ("", "Detect from the file"),
+    (",", "Comma ( , )"),
+    (";", "Semicolon ( ; )"),
+    ("\t", "Tab"),
+    ("|", "Pipe ( | )"),
+]
+
+
 class QuoteUploadForm(QuoteFileForm):
-    """A first upload: the file and the customer organisation whose quote it is."""
+    """A first upload: the file and the customer organisation whose quote it is, and for a CSV
+    whose delimiter the reader found ambiguous, the delimiter the person chose."""
+
+    delimiter = forms.ChoiceField(
+        choices=DELIMITER_CHOICES,
+        required=False,
+        label="CSV delimiter",
+        help_text="Only for a CSV we could not split on our own: say what separates the columns.",
+    )
 
     organisation = forms.ModelChoiceField(
         queryset=Organisation.objects.filter(is_internal=False),

@@ -15,7 +15,15 @@ from django.db.models import QuerySet
 from pydantic import ValidationError
 
 from apps.catalog.services import catalog_snapshot
-from apps.review.engine.schemas import Facility, ModelShape, Precision, Workload, WorkloadKind
+from apps.review.engine.schemas import (
+    INPUT_RANGES,
+    Facility,
+    ModelShape,
+    Precision,
+    Workload,
+    WorkloadKind,
+    input_range_text,
+)
 from apps.sites.models import SavedFacility, SavedWorkload
 
 KIND_LABELS: dict[str, str] = {
@@ -57,6 +65,28 @@ FEED_PHASES = [("single", "Single-phase"), ("three", "Three-phase")]
 UNITS = [("imperial", "Imperial (lb/sq ft, BTU/h)"), ("si", "SI (kg/m², kW)")]
 
 
+def _number(
+    kind: type[forms.IntegerField] | type[forms.FloatField],
+    field: str,
+    label: str,
+    initial: float | None = None,
+    *,
+    help_text: str = "",
+) -> forms.Field:
+    """A number field bounded by the contract's physical range, stated next to it."""
+    low, high, _unit = INPUT_RANGES[field]
+    stated = f"From {input_range_text(field)}."
+    whole = kind is forms.IntegerField
+    return kind(
+        min_value=int(low) if whole else low,  # type: ignore[arg-type]
+        max_value=int(high) if whole else high,  # type: ignore[arg-type]
+        required=initial is not None,
+        initial=initial,
+        label=label,
+        help_text=f"{help_text} {stated}".strip(),
+    )
+
+
 def _pydantic_errors_to_form(form: forms.Form, error: ValidationError) -> None:
     """Put each pydantic complaint on the field it is about ("memory_gb: must be > 0")."""
     for problem in error.errors():
@@ -78,23 +108,19 @@ class WorkloadForm(forms.Form):
     kind = forms.ChoiceField(choices=list(KIND_LABELS.items()), initial=WorkloadKind.INFERENCE)
     model = forms.ChoiceField(choices=(), required=False, label="Model")
     precision = forms.ChoiceField(choices=list(PRECISION_LABELS.items()), initial=Precision.BF16)
-    context_tokens = forms.IntegerField(
-        min_value=1, max_value=10_000_000, initial=8192, label="Context (tokens)"
+    context_tokens = _number(forms.IntegerField, "context_tokens", "Context (tokens)", 8192)
+    concurrent_users = _number(forms.IntegerField, "concurrent_users", "Concurrent users", 1)
+    tokens_per_sec_per_user = _number(
+        forms.FloatField, "tokens_per_sec_per_user", "Tokens/s per user", 10
     )
-    concurrent_users = forms.IntegerField(
-        min_value=1, max_value=10_000_000, initial=1, label="Concurrent users"
-    )
-    tokens_per_sec_per_user = forms.FloatField(
-        min_value=0.1, max_value=100_000, initial=10, label="Tokens/s per user"
-    )
-    memory_gb = forms.FloatField(
-        min_value=0.1,
-        required=False,
-        label="Biggest job's memory (GB)",
+    memory_gb = _number(
+        forms.FloatField,
+        "memory_gb",
+        "Biggest job's memory (GB)",
         help_text="Overrides the computed memory: a 512 GB fine-tune needs no model preset.",
     )
-    fp64_tflops = forms.FloatField(
-        min_value=0.1, required=False, label="FP64 needed (TFLOPS)", help_text="For HPC codes."
+    fp64_tflops = _number(
+        forms.FloatField, "fp64_tflops", "FP64 needed (TFLOPS)", help_text="For HPC codes."
     )
     duration = forms.FloatField(min_value=0.1, required=False, label="Project runs for")
     duration_unit = forms.ChoiceField(choices=DURATION_UNITS, required=False, label="Unit")
@@ -217,19 +243,17 @@ class FacilityForm(forms.Form):
     )
     name = forms.CharField(max_length=200, required=False, initial="Facility")
     site = forms.ChoiceField(choices=SITE_CHOICES, initial="datacenter")
-    rack_power_kw = forms.FloatField(
-        min_value=0.1, required=False, label="Power qualified per rack (kW)"
-    )
-    racks_available = forms.IntegerField(min_value=0, required=False, label="Racks available")
+    rack_power_kw = _number(forms.FloatField, "rack_power_kw", "Power qualified per rack (kW)")
+    racks_available = _number(forms.IntegerField, "racks_available", "Racks available")
     cooling = forms.ChoiceField(choices=COOLING_CHOICES, initial="air")
-    floor_load_lb_per_sqft = forms.FloatField(
-        min_value=1, required=False, label="Floor rating (lb/sq ft)"
+    floor_load_lb_per_sqft = _number(
+        forms.FloatField, "floor_load_lb_per_sqft", "Floor rating (lb/sq ft)"
     )
-    circuit_volts = forms.FloatField(
-        min_value=1, required=False, label="Circuit volts", help_text="120 V (US) or 230 V."
+    circuit_volts = _number(
+        forms.FloatField, "circuit_volts", "Circuit volts", help_text="120 V (US) or 230 V."
     )
-    circuit_amps = forms.FloatField(
-        min_value=1, required=False, label="Circuit amps", help_text="15 or 20 A; 10 or 16 A."
+    circuit_amps = _number(
+        forms.FloatField, "circuit_amps", "Circuit amps", help_text="15 or 20 A; 10 or 16 A."
     )
     # the building in Facilities' own words
     feed_volts = forms.TypedChoiceField(

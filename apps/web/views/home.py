@@ -17,6 +17,7 @@ from apps.reports.charts import vehicle_svg
 from apps.review.models import Review, ReviewStatus, Verdict
 from apps.sites.access import ANY_ROLE, require_roles, role_of, scope_for_user
 from apps.sites.models import Role
+from apps.sites.throttle import login_failure_count, login_throttle
 from apps.words import VEHICLES
 
 RECENT = 8
@@ -24,8 +25,27 @@ PAGE_SIZE = 25
 
 
 class RightsizeLoginView(LoginView):
+    """Django's login, throttled per client address and per username before the password is
+    hashed (apps/sites/throttle.py); axes still locks a username after 5 failures."""
+
     template_name = "registration/login.html"
     redirect_authenticated_user = True
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        username = str(request.POST.get("username", ""))[:150]
+        wait = login_throttle(request, username=username)
+        if wait is not None:
+            context = {
+                "form": self.get_form_class()(request),
+                "throttled": f"Too many sign-in attempts; wait {wait} seconds and try again.",
+            }
+            response = render(request, self.template_name, context, status=429)
+            response["Retry-After"] = str(wait)
+            return response
+        response = super().post(request, *args, **kwargs)
+        if response.status_code == 200:  # the form again: a failed login
+            login_failure_count()
+        return response
 
 
 def review_rows(user: Any) -> QuerySet[Review]:

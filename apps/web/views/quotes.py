@@ -87,6 +87,7 @@ def _upload_and_review(request: HtmxHttpRequest, forms: dict[str, Any], upload: 
         uploaded_by=request.user,
         workload=forms["workload_form"].workload,
         facility=forms["facility_form"].facility,
+        delimiter=forms["upload_form"].cleaned_data.get("delimiter") or None,
     )
 
 

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.reports.context import PageSize as PageSizeName
 from apps.reports.models import PageSize, ReportFile, ReportStatus
-from apps.reports.services import report_file_current, report_request
+from apps.reports.services import report_file_current, report_jobs_reap, report_request
 from apps.review.models import Review
 from apps.sites.access import require_roles, scope_for_user
 from apps.sites.http import HtmxHttpRequest
@@ -59,6 +59,7 @@ def _progress_response(
 def report_status(request: HtmxHttpRequest, review_uuid: UUID) -> HttpResponse:
     """The PDF's state for the review's current version; htmx polls it until DONE or FAILED."""
     review = _review_or_404(request, review_uuid)
+    report_jobs_reap()  # a job whose worker died shows FAILED with "Try again", not a spinner
     return _progress_response(request, review, report_file_current(review=review))
 
 

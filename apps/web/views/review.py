@@ -8,6 +8,7 @@ between the whole page and the `results` partial: a partial request never skips 
 from __future__ import annotations
 
 import copy
+import logging
 from typing import Any
 
 from django.db.models import QuerySet
@@ -34,6 +35,7 @@ from apps.web.forms.review import FacilityForm, WorkloadForm
 from apps.web.views.finance import DECIDERS
 
 EDITORS = (Role.ACCOUNT_TEAM, Role.ADMIN)
+logger = logging.getLogger("rightsize.review")
 
 
 def reviews_visible(user: Any) -> QuerySet[Review]:
@@ -109,6 +111,7 @@ def review_context(
         "load": page.load_sentence(report.workload),
         "room": page.room_sentence(report.facility),
         "customer_status": page.CUSTOMER_STATUS.get(review.status, "In review"),
+        "customer_state": page.CUSTOMER_STATE[page.CUSTOMER_STATUS.get(review.status, "In review")],
         "pdf_url": reverse("reports:status", args=[review.uuid]),
         "decisions": [
             {"action": a, "url": reverse(f"review:{a.value}", args=[review.uuid])}
@@ -139,9 +142,20 @@ def review_detail(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
     """The review page; with HX-Request only the `results` region (numbers, charts, findings)."""
     review = get_object_or_404(reviews_visible(request.user), uuid=uuid)
     template = "review/detail.html#results" if request.htmx else "review/detail.html"
-    response = render(request, template, review_context(request, review))
+    try:
+        response = render(request, template, review_context(request, review))
+    except page.RENDER_ERRORS as error:
+        response = review_unrenderable(request, review, error)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def review_unrenderable(request: HtmxHttpRequest, review: Review, error: Exception) -> HttpResponse:
+    """A stored review that cannot be drawn (figures from before the bounds): a panel that says
+    why, never a 500. Logged with its traceback, so a bug still shows up."""
+    logger.error("review %s cannot be rendered", review.uuid, exc_info=error)
+    template = "review/unrenderable.html#panel" if request.htmx else "review/unrenderable.html"
+    return render(request, template, {"review": review, "problem": page.render_problem(error)})
 
 
 def _edit_forms(request: HtmxHttpRequest, review: Review) -> tuple[WorkloadForm, FacilityForm]:

@@ -21,10 +21,10 @@ with atheris.instrument_imports(include=["apps.quotes.parsing"]):
     from apps.quotes.parsing import (  # noqa: F401
         QuoteParseError,
         csv_reader,
-        parse_upload,
         table,
         xlsx_reader,
     )
+    from apps.quotes.parsing.readers_local import quote_parse_local
 
 NAMES = ("quote.csv", "quote.xlsx", "quote")
 
@@ -34,7 +34,7 @@ def one_input(data: bytes) -> None:
         return
     name = NAMES[data[0] % len(NAMES)] if data else "quote.csv"
     try:
-        parse_upload(data[1:], name)
+        quote_parse_local(data[1:], name)  # the readers in this process, not a child per input
     except QuoteParseError as error:
         if error.internal:
             raise AssertionError(f"unexpected error inside the parser: {error}") from error

@@ -133,3 +133,89 @@ def test_flate_bomb_pdf_hits_the_memory_limit_in_the_child() -> None:
         parse_upload(data, "quote.pdf")
     assert caught.value.needs_manual is True
     assert time.perf_counter() - started < 30
+
+
+# --- Sparse sheets: the cells' extent is checked before any cell is materialised -----------
+
+FAR_CORNER_MESSAGE = (
+    "the sheet claims 16,384 columns × 1,048,576 rows; quotes have at most 100 × 20,000"
+)
+
+
+def test_far_corner_cell_is_refused_with_the_sheets_claimed_size() -> None:
+    # Before: python-calamine allocated 16,384 × 1,048,576 cells (~550 GB) and aborted the
+    # whole process (SIGABRT, exit 134), in the web process itself.
+    data = hostile.xlsx_far_corner()
+    assert len(data) < 5_000  # a 4.9 KB file
+    started = time.perf_counter()
+    with pytest.raises(QuoteParseError) as caught:
+        parse_upload(data, "quote.xlsx")
+    assert caught.value.message == FAR_CORNER_MESSAGE
+    assert caught.value.needs_manual is False  # refused: REJECTED, not NEEDS_MANUAL
+    assert time.perf_counter() - started < 10
+
+
+def test_the_extent_check_runs_before_calamine_opens_the_workbook(monkeypatch) -> None:
+    import python_calamine
+
+    from apps.quotes.parsing.readers_local import sheet_parse_local
+
+    def must_not_open(*args, **kwargs):
+        raise AssertionError("calamine opened a sheet claiming 16,384 × 1,048,576 cells")
+
+    monkeypatch.setattr(python_calamine.CalamineWorkbook, "from_filelike", must_not_open)
+    with pytest.raises(QuoteParseError, match="claims 16,384 columns"):
+        sheet_parse_local(hostile.xlsx_far_corner(), kind="xlsx", file_name="q.xlsx")
+
+
+def test_the_web_process_never_opens_a_workbook(monkeypatch) -> None:
+    # parse_upload hands XLSX bytes to the sandbox child: calamine is never called here.
+    import python_calamine
+
+    def must_not_open(*args, **kwargs):
+        raise AssertionError("the parent process opened a workbook")
+
+    monkeypatch.setattr(python_calamine.CalamineWorkbook, "from_filelike", must_not_open)
+    assert len(parse_upload(hostile.xlsx_bytes(), "quote.xlsx").lines) == 10
+
+
+@pytest.mark.parametrize(("ref", "claim"), [("CV1000000", "100 columns × 1,000,000 rows")])
+def test_a_million_rows_down_is_refused_too(ref: str, claim: str) -> None:
+    # Before: accepted after 28.6 s and 3.1 GiB in the web process.
+    with pytest.raises(QuoteParseError, match=f"the sheet claims {claim}"):
+        parse_upload(hostile.xlsx_far_corner(ref), "quote.xlsx")
+
+
+def test_a_declared_dimension_alone_is_not_a_refusal() -> None:
+    # RELIABILITY 7: <dimension ref="A1:XFD1048576"> over 10 real rows gives 10 lines.
+    assert len(parse_upload(hostile.xlsx_huge_dimension(), "quote.xlsx").lines) == 10
+
+
+def test_a_reader_killed_by_its_limits_is_a_refusal_not_a_crash() -> None:
+    from apps.quotes.parsing.sandbox import SandboxLimits
+    from apps.quotes.parsing.sheet_reader import sheet_parse
+
+    # 32 MiB of address space: the child cannot even import the reader and dies.
+    with pytest.raises(QuoteParseError, match="could not be read safely") as caught:
+        sheet_parse(
+            hostile.xlsx_bytes(),
+            kind="xlsx",
+            file_name="quote.xlsx",
+            limits=SandboxLimits(memory_bytes=32 * 2**20),
+        )
+    assert caught.value.needs_manual is False
+
+
+def test_control_characters_in_cells_are_stripped() -> None:
+    # "Wid_x0000_get_x0007_" is Excel's escape for "Wid\x00get\x07": PostgreSQL refuses the NUL.
+    quote = parse_upload(hostile.xlsx_nul_cell(), "quote.xlsx")
+    assert quote.lines[0].description == "Widget"
+    assert all("\x00" not in cell for line in quote.lines for cell in line.raw_cells)
+
+
+@pytest.mark.parametrize("name", ["quote.pdf", "quote.csv", "quote"])
+def test_an_html_page_with_a_pdf_header_in_its_first_kb_is_not_a_pdf(name: str) -> None:
+    # Before: b"%PDF-" anywhere in the first KB made it a PDF (and a sandbox child).
+    page = b"<!DOCTYPE html>\n<html><body><pre>%PDF-1.4\n1 0 obj</pre></body></html>\n"
+    with pytest.raises(QuoteParseError, match="it is an HTML page"):
+        parse_upload(page, name)

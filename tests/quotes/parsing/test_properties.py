@@ -1,5 +1,10 @@
 """Property tests (RELIABILITY 12): parse(serialize(x)) == x for CSV and XLSX, and any bytes
-give a ParsedQuote or a deliberate QuoteParseError — never another exception."""
+give a ParsedQuote or a deliberate QuoteParseError — never another exception.
+
+These are the bounded fuzz targets per reader (CSV, XLSX; PDFs in test_fuzz_pdf.py). They call
+the readers in this process (``quote_parse_local``): the sandbox child costs ~0.3 s to start,
+which would turn 750 examples into minutes of process start-ups. The child's own round trip
+has its property at the end, with few examples."""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apps.quotes.parsing import ParsedQuote, QuoteParseError, parse_upload
+from apps.quotes.parsing.readers_local import quote_parse_local
 from tests.fixtures.hostile import HEADER, xlsx_bytes
 from tests.quotes.parsing.conftest import SAMPLES
 
@@ -74,7 +80,7 @@ def test_csv_round_trip(lines, delimiter: str, bom: bool, grouped: bool) -> None
             ]
         )
     data = (b"\xef\xbb\xbf" if bom else b"") + buffer.getvalue().encode("utf-8")
-    quote = parse_upload(data, "quote.csv")
+    quote = quote_parse_local(data, "quote.csv")
     assert quote.delimiter == delimiter
     assert quote.column_map["part_number"] == "Part Number"
     assert _as_tuples(quote) == [tuple(line) for line in lines]
@@ -86,13 +92,13 @@ def test_xlsx_round_trip(lines) -> None:
     rows = [
         [part, description or None, qty, unit, ext] for part, description, qty, unit, ext in lines
     ]
-    quote = parse_upload(xlsx_bytes(rows), "quote.xlsx")
+    quote = quote_parse_local(xlsx_bytes(rows), "quote.xlsx")
     assert _as_tuples(quote) == [tuple(line) for line in lines]
 
 
 def _only_deliberate_errors(data: bytes, name: str) -> None:
     try:
-        result = parse_upload(data, name)
+        result = quote_parse_local(data, name)
     except QuoteParseError as error:
         assert error.internal is False, error.__cause__
         assert str(error).startswith(error.file)
@@ -156,3 +162,28 @@ def test_arbitrary_workbook_cells_raise_only_quote_parse_error(cells) -> None:
     buffer = io.BytesIO()
     workbook.save(buffer)
     _only_deliberate_errors(buffer.getvalue(), "quote.xlsx")
+
+
+@settings(max_examples=8, deadline=None)
+@given(lines=_LINES, kind=st.sampled_from(["csv", "xlsx"]))
+def test_the_sandbox_child_gives_what_the_reader_gives(lines, kind: str) -> None:
+    # The same quote through the child (JSON out, ParsedQuote back) and in this process.
+    if kind == "xlsx":
+        data, name = xlsx_bytes([list(line) for line in lines]), "quote.xlsx"
+    else:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(HEADER)
+        writer.writerows(lines)
+        data, name = buffer.getvalue().encode(), "quote.csv"
+    try:
+        local = quote_parse_local(data, name)
+    except QuoteParseError as error:
+        try:
+            parse_upload(data, name)
+        except QuoteParseError as remote:
+            assert str(remote) == str(error)
+        else:
+            raise AssertionError("the child read a file the reader refused") from error
+    else:
+        assert parse_upload(data, name) == local

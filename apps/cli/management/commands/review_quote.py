@@ -212,7 +212,12 @@ def _pdf_write(report: Any, out: Path, *, quote_date: str = "") -> None:
         from apps.reports.render import report_pdf_bytes
     except ImportError:
         raise BadInput(f"{out.name}: PDF reports are not available in this build yet") from None
-    pdf = report_pdf_bytes(report, quote_date=quote_date)
+    try:
+        pdf = report_pdf_bytes(report, quote_date=quote_date)
+    except Exception as exc:
+        # Named after the PDF being written, not the quote: the quote was read and reviewed.
+        reason = str(exc).strip() or type(exc).__name__
+        raise BadInput(f"{out.name}: the PDF could not be made ({reason[:200]})") from None
     try:
         out.write_bytes(pdf)
     except OSError as exc:

@@ -1,0 +1,51 @@
+"""CSV and XLSX quotes, read in the sandbox child (``sheet_worker.py``), with the PDF reader's
+limits: 512 MiB of address space, 30 s of CPU, 30 s of wall time.
+
+A spreadsheet the child cannot read within them is refused (REJECTED, not NEEDS_MANUAL: a
+spreadsheet has cells to fix, a PDF may only need keying in). The web process only ever sees
+the JSON of a ``ParsedQuote`` or of an error.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.parsing.sandbox import SandboxLimitError, SandboxLimits, sandbox_run
+from apps.quotes.parsing.schemas import ParsedQuote
+
+WORKER = Path(__file__).with_name("sheet_worker.py")
+_LABELS = {"csv": "CSV", "xlsx": "XLSX", "xls": "XLS", "xlsb": "XLSB", "ods": "ODS"}
+
+
+def sheet_parse(
+    data: bytes,
+    *,
+    kind: str,
+    file_name: str,
+    delimiter: str | None = None,
+    limits: SandboxLimits | None = None,
+) -> ParsedQuote:
+    """Parse a CSV or XLSX quote in the sandbox child. Raises only ``QuoteParseError``."""
+    label = _LABELS.get(kind, "spreadsheet")
+    try:
+        output = sandbox_run(WORKER, data, limits=limits, args=(kind, file_name, delimiter or ""))
+    except SandboxLimitError as exc:
+        raise QuoteParseError(
+            f"the {label} could not be read safely: the reader {exc}", file=file_name
+        ) from None
+    try:
+        result = json.loads(output)
+        if "quote" in result:
+            return ParsedQuote.model_validate(result["quote"])
+        error = result["error"]
+        message = str(error["message"])
+    except (ValueError, KeyError, TypeError):
+        raise QuoteParseError(
+            f"the {label} reader returned nothing usable", file=file_name
+        ) from None
+    if message == "MEMORY":
+        limit = (limits or SandboxLimits()).memory_bytes // 2**20
+        message = f"the {label} could not be read safely: it needs more than {limit} MiB"
+    raise QuoteParseError(message, file=file_name, row=error.get("row"), column=error.get("column"))

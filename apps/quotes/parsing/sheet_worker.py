@@ -1,0 +1,56 @@
+"""The spreadsheet reader that runs inside the sandbox child (see ``sandbox.py``).
+
+Run as ``python -I sheet_worker.py MEMORY_BYTES CPU_SECONDS KIND FILE_NAME DELIMITER`` with the
+file on stdin. It lowers its own limits first (as ``pdf_worker`` does), then runs the project's
+pure reader (``apps.quotes.parsing.readers_local``: CSV, or XLSX through python-calamine) and
+prints JSON: ``{"quote": <ParsedQuote>}`` or ``{"error": {"message": ..., "row": ...}}``. A
+reader that aborts (calamine's Rust allocator under the address-space limit) kills only this
+child; the parent reads that as a refusal.
+"""
+
+import sys
+
+# python -I puts this script's directory first on the path; its modules (numbers.py, text.py)
+# would shadow the standard library's, so the project root goes there instead.
+_HERE = sys.path.pop(0)
+
+import json  # noqa: E402
+import resource  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(_HERE).resolve().parents[2]))
+
+
+def limits_apply(memory_bytes: int, cpu_seconds: int) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def main() -> None:
+    limits_apply(int(sys.argv[1]), int(sys.argv[2]))
+    kind, file_name, delimiter = sys.argv[3], sys.argv[4], sys.argv[5] or None
+    data = sys.stdin.buffer.read()
+    from apps.quotes.parsing.errors import QuoteParseError
+    from apps.quotes.parsing.readers_local import sheet_parse_local
+
+    try:
+        quote = sheet_parse_local(data, kind=kind, file_name=file_name, delimiter=delimiter)
+        result: dict = {"quote": quote.model_dump(mode="json")}
+    except QuoteParseError as exc:
+        result = {
+            "error": {
+                "message": exc.message,
+                "row": exc.row,
+                "column": exc.column,
+                "internal": exc.internal,
+            }
+        }
+    except MemoryError:
+        result = {"error": {"message": "MEMORY"}}
+    sys.stdout.write(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
