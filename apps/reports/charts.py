@@ -15,7 +15,9 @@ from collections.abc import Iterable
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from apps.words import number_format, vehicle_name
+from apps.words import LEVEL_LABELS, number_format, vehicle_name
+
+__all__ = ["LEVEL_LABELS", "number_format", "vehicle_name"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
@@ -29,12 +31,6 @@ LEVEL_COLOURS: dict[str, str] = {
     "raised": "#c49000",
     "high": "#e65100",
     "crisis": "#b71c1c",
-}
-LEVEL_LABELS: dict[str, str] = {
-    "calm": "Calm",
-    "raised": "Raised",
-    "high": "High",
-    "crisis": "Crisis",
 }
 OK_COLOUR = "#2e7d32"
 OVER_COLOUR = "#b71c1c"

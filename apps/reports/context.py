@@ -11,12 +11,12 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import re
-from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from django.utils.safestring import SafeString
 from pydantic import BaseModel, ConfigDict, PlainValidator
 
+from apps import words
 from apps.reports import page
 from apps.reports.charts import LEVEL_LABELS, gauge_svg
 from apps.review.engine.schemas import SEVERITY_ORDER, Finding, ReviewReport
@@ -33,56 +33,15 @@ def _built_svg(value: Any) -> SafeString:
 Svg = Annotated[str, PlainValidator(_built_svg)]
 PageSize = Literal["A4", "Letter"]
 
-KIND_LABELS: dict[str, str] = {
-    "inference": "Inference serving (the school bus)",
-    "rag": "Retrieval-augmented generation (the school bus)",
-    "training": "Training (the cement truck)",
-    "fine_tuning": "Fine-tuning (the cement truck)",
-    "lora": "LoRA fine-tuning",
-    "hpc": "FP64 scientific computing",
-    "vision": "Computer vision",
-    "vdi": "Virtual desktops",
-    "development": "Development",
-}
-COOLING_LABELS = {
-    "air": "Air",
-    "air_rdhx": "Air with rear-door heat exchangers",
-    "liquid": "Liquid",
-}
-SITE_LABELS = {"datacenter": "Data center", "office": "Office"}
-UNITS = (
-    ("_lb_per_sqft", "lb/sq ft"),
-    ("_tokens_per_sec", "tokens/s"),
-    ("_gbs", "GB/s"),
-    ("_gb", "GB"),
-    ("_kw", "kW"),
-    ("_w", "W"),
-    ("_pct", "%"),
-    ("_lb", "lb"),
-    ("_tflops", "TFLOPS"),
-    ("_usd", "USD"),
-    ("_amps", "A"),
-    ("_volts", "V"),
-)
-
-
-# Words that keep their capitals in a metric's label.
-WORDS = {
-    "nvlink": "NVLink",
-    "gpu": "GPU",
-    "gpus": "GPUs",
-    "fp64": "FP64",
-    "fp8": "FP8",
-    "fp4": "FP4",
-    "bf16": "BF16",
-    "kv": "KV",
-    "cpu": "CPU",
-    "tdp": "TDP",
-    "hbm": "HBM",
-    "rdhx": "RDHX",
-    "pcie": "PCIe",
-}
-NUMBER = re.compile(r"-?\d+(\.\d+)?")
+# The words are apps.words': the PDF, the page and the CLI print the same labels and numbers.
+KIND_LABELS = words.KIND_LABELS
+COOLING_LABELS = {key: words.cooling_label(key) for key in ("air", "air_rdhx", "liquid")}
+SITE_LABELS = words.SITE_LABELS
+UNITS = words.UNITS
+WORDS = words.CAPITALS
+money_format = words.money_format
+metric_label = words.metric_label
+metric_value = words.metric_value
 VERIFIED_SUFFIX = re.compile(r"\s*\((un)?verified\)\s*$", re.IGNORECASE)
 
 
@@ -215,38 +174,6 @@ class ReportContext(BaseModel):
     catalog_version: str
 
 
-def money_format(amount: Decimal | None, currency: str) -> str:
-    """`Decimal("2060000")`, "USD" -> "USD 2,060,000.00"; unknown -> "—"."""
-    return "—" if amount is None else f"{currency} {amount:,.2f}"
-
-
-def metric_label(key: str) -> tuple[str, str]:
-    """`nvlink_domain_memory_gb` -> ("NVLink domain memory", "GB"): unit from the suffix."""
-    unit = ""
-    for suffix, suffix_unit in UNITS:
-        if key.endswith(suffix):
-            key, unit = key.removesuffix(suffix), suffix_unit
-            break
-    words = [WORDS.get(word, word) for word in key.split("_") if word]
-    if words and words[0] == words[0].lower():
-        words[0] = words[0].capitalize()
-    return " ".join(words), unit
-
-
-def metric_value(value: Any) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int | float | Decimal):
-        return number_format(float(value))
-    if isinstance(value, list | tuple):
-        return ", ".join(metric_value(v) for v in value)
-    if isinstance(value, str) and NUMBER.fullmatch(value):
-        return number_format(float(value))  # money arrives as a decimal string: "528600"
-    return str(value)
-
-
 def _key(text: str) -> str:
     """ "dgx-b200.power_max_kw: 14.3 (verified)" -> "dgx-b200.power_max_kw"."""
     return text.split(":", 1)[0].strip().lower()
@@ -299,7 +226,7 @@ def _finding_rows(report: ReviewReport) -> list[FindingRow]:
     )
     rows = []
     for finding in ordered:
-        label = page.CHECKS.get(finding.check, (finding.check.replace("_", " ").capitalize(),))[0]
+        label = words.check_label(finding.check)
         metrics = []
         for key, value in finding.metrics.items():
             name, unit = metric_label(key)

@@ -1,37 +1,25 @@
-"""What every check shares: number formatting in the report's voice and the Finding builder that
-carries the catalog figures behind a verdict (and says so when one is unverified)."""
+"""What every check shares: number formatting (from `apps.words`, the one voice of every face)
+and the Finding builder that carries the catalog figures behind a verdict (and says so when one
+is unverified)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from apps.review.engine.schemas import Finding, Severity
 from apps.review.engine.sizing.vehicle import Vehicle
+from apps.words import number_format, number_precise, pct, plural, usd
+
+__all__ = ["num", "pct", "plural", "usd"]
 
 
-def num(value: float, digits: int = 1) -> str:
-    """14.3 · 1,440 · 8.3 · 0.58 (two digits below one)."""
-    if abs(value) >= 1000 or abs(value - round(value)) < 1e-9:
-        return f"{value:,.0f}"
-    if abs(value) < 1:
-        return f"{value:,.2f}"
-    return f"{value:,.{digits}f}"
-
-
-def plural(count: int, word: str) -> str:
-    """ "1 user" · "100 users"."""
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
-
-
-def usd(amount: Decimal | float) -> str:
-    return f"${amount:,.0f}"
-
-
-def pct(share: float) -> str:
-    return f"{share * 100:.0f} %"
+def num(value: float, digits: int | None = None) -> str:
+    """A figure in a finding, as the sizing table writes it (`apps.words.number_format`):
+    14.3 · 1,440 · 5.25 · 0.58. `digits` for a working figure inside a formula that needs
+    them (KV per sequence 0.125 GB)."""
+    return number_format(value) if digits is None else number_precise(value, digits)
 
 
 @dataclass(frozen=True, slots=True)

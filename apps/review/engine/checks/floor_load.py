@@ -87,7 +87,7 @@ def _finding(rating: float | None, item: Placed, severity: Severity) -> Finding:
         return finding_make(
             CHECK,
             "ok",
-            f"The floor holds {num(load)} lb/sq ft",
+            f"The floor holds it: {num(load)} lb/sq ft on a floor rated {num(rating or 0)}",
             f"The densest rack weighs {rack_lb} lb over its footprint: {num(load)} lb/sq ft on a "
             f"floor rated {num(rating or 0)}.",
             metrics=metrics,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from apps.review.engine.checks._common import gpu_figure, num, plural, system_figure
+from apps.review.engine.checks._common import gpu_figure, num, plural, system_figure, usd
 from apps.review.engine.recommendation.plans import Plan, desk_circuit
 from apps.review.engine.schemas import (
     Facility,
@@ -28,9 +28,7 @@ COOLING_WORDS = {
 }
 
 
-def money(amount: Decimal) -> str:
-    """$300,000 · $586 · $12.50 (cents only below $100)."""
-    return f"${amount:,.0f}" if amount >= 100 else f"${amount:,.2f}"
+money = usd  # $300,000 · $586 · $12.50 (cents only below $100), as every face writes it
 
 
 def _price_words(plan: Plan) -> str:
