@@ -107,6 +107,16 @@ LEVEL_LABELS: dict[str, str] = {
     "high": "High",
     "crisis": "Crisis",
 }
+#: The colour each verdict and blood-pressure level wears on every face. White text on each, and
+#: each as text on white, is at least 4.5:1 (WCAG AA): "Raised" was #c49000 (2.9:1), "High"
+#: #e65100 (3.8:1); now 5.9:1 both.
+VERDICT_COLOURS: dict[str, str] = {"pass": "#2e7d32", "warn": "#8a5a00", "fail": "#b71c1c"}
+LEVEL_COLOURS: dict[str, str] = {
+    "calm": "#2e7d32",
+    "raised": "#8a5a00",
+    "high": "#b23c00",
+    "crisis": "#b71c1c",
+}
 #: Check id -> (label, the question it answers). The order is every face's reading order:
 #: does it add up, does it fit, does it run, does the building take it.
 CHECKS: dict[str, tuple[str, str]] = {
