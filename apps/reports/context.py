@@ -172,6 +172,15 @@ class ReportContext(BaseModel):
     sources: list[SourceRow]
     unverified_count: int
     catalog_version: str
+    #: "Catalog revision 7" on the PDF: the catalog's revision number, and nothing when the
+    #: version is not one (a date or "db" is an internal key, never printed for a customer).
+    catalog_revision: str = ""
+
+
+def catalog_revision(version: str) -> str:
+    """ "7" -> "7"; "revision 7" -> "7"; "db", "2026-11-29", "test-catalog" -> "" (not printed)."""
+    digits = version.strip().lower().removeprefix("revision").strip()
+    return digits if digits.isdigit() else ""
 
 
 def _key(text: str) -> str:
@@ -402,4 +411,5 @@ def report_context_build(
         sources=sources,
         unverified_count=sum(1 for s in sources if s.unverified),
         catalog_version=report.catalog_version,
+        catalog_revision=catalog_revision(report.catalog_version),
     )
