@@ -30,8 +30,8 @@ run: setup
 # for WeasyPrint's fonts.
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 && \
-	  ldconfig -p | grep -q libharfbuzz-subset || \
-	  { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils libharfbuzz-subset0; }
+	  ldconfig -p | grep -q libharfbuzz-subset && test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf || \
+	  { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils libharfbuzz-subset0 fonts-dejavu-core; }
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

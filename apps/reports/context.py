@@ -17,8 +17,10 @@ from django.utils.safestring import SafeString
 from pydantic import BaseModel, ConfigDict, PlainValidator
 
 from apps import words
+from apps.catalog.snapshot import CatalogSnapshot
 from apps.reports import page
 from apps.reports.charts import LEVEL_LABELS, gauge_svg
+from apps.reports.citations import Citation, CitationBook
 from apps.review.engine.schemas import SEVERITY_ORDER, Finding, ReviewReport
 from apps.words import number_format
 
@@ -64,6 +66,11 @@ class SourceRow(BaseModel):
     text: str
     unverified: bool
     checks: list[str] = []
+    #: For the customer: "NVIDIA DGX B200, weight 313.9 lb", the documents it rests on (numbers
+    #: in the report's Sources) and the figure's own note ("Rightsize estimate by form factor").
+    figure_label: str = ""
+    citations: list[int] = []
+    note: str = ""
 
     @property
     def label(self) -> str:
@@ -146,10 +153,13 @@ class InputPair(BaseModel):
 
 
 class ReportContext(BaseModel):
-    """What the PDF prints, top to bottom."""
+    """What the PDF prints, top to bottom: a one-page summary (verdict, gauges, vehicles, the
+    right fit, the money), then findings, sizing, the load and the building, and sources."""
 
     title: str
     organisation: str
+    reseller_name: str = ""
+    reseller_logo: str = ""  # an `asset:logos/<file>` URL, served by the locked fetcher
     vendor: str
     quote_number: str
     quote_date: str
@@ -170,6 +180,7 @@ class ReportContext(BaseModel):
     recommendation: RecommendationRow | None
     lines: list[LineRow]
     sources: list[SourceRow]
+    citations: list[Citation] = []
     unverified_count: int
     catalog_version: str
     #: "Catalog revision 7" on the PDF: the catalog's revision number, and nothing when the
@@ -216,10 +227,11 @@ def all_sources(findings: list[FindingRow]) -> list[SourceRow]:
             if seen is None:
                 merged[source.text] = source
             elif finding.check not in seen.checks:
-                merged[source.text] = SourceRow(
-                    text=seen.text,
-                    unverified=seen.unverified or source.unverified,
-                    checks=[*seen.checks, finding.check],
+                merged[source.text] = seen.model_copy(
+                    update={
+                        "unverified": seen.unverified or source.unverified,
+                        "checks": [*seen.checks, finding.check],
+                    }
                 )
     return sorted(merged.values(), key=lambda s: (not s.unverified, s.text))
 
@@ -255,6 +267,23 @@ def _finding_rows(report: ReviewReport) -> list[FindingRow]:
             )
         )
     return rows
+
+
+def _cited(row: FindingRow, book: CitationBook) -> FindingRow:
+    """The finding's sources with their figure in words and the documents behind it."""
+    sources = []
+    for source in row.sources:
+        figure = book.figure(source.text, unverified=source.unverified, check=row.check_label)
+        sources.append(
+            source.model_copy(
+                update={
+                    "figure_label": figure.label,
+                    "citations": figure.citations,
+                    "note": figure.note,
+                }
+            )
+        )
+    return row.model_copy(update={"sources": sources})
 
 
 def _workload_rows(report: ReviewReport) -> list[Row]:
@@ -367,18 +396,27 @@ def report_context_build(
     page_size: PageSize = "A4",
     organisation: str = "",
     quote_date: str = "",
+    catalog: CatalogSnapshot | None = None,
+    reseller_name: str = "",
+    reseller_logo: str = "",
 ) -> ReportContext:
-    """The PDF's content for one review; pure, so the same report always prints the same."""
+    """The PDF's content for one review; pure, so the same report always prints the same.
+
+    With the catalog, every figure behind a finding is cited by the documents its catalog row
+    names (title, publisher, URL); without it the figure is still named in words."""
     bp = report.blood_pressure
-    findings = _finding_rows(report)
+    book = CitationBook(catalog)
+    findings = [_cited(row, book) for row in _finding_rows(report)]
     workload, facility = _workload_rows(report), _facility_rows(report)
     sources = all_sources(findings)
     quote = report.quote
     return ReportContext(
-        title=f"Quote review: {quote.vendor} {quote.quote_number}".strip(),
+        title=" ".join(x for x in ("Quote review:", quote.vendor, quote.quote_number) if x),
         organisation=organisation,
+        reseller_name=reseller_name,
+        reseller_logo=reseller_logo,
         vendor=quote.vendor,
-        quote_number=quote.quote_number or "(no quote number)",
+        quote_number=quote.quote_number,
         quote_date=quote_date,
         generated_on=generated_on,
         page_size=page_size,
@@ -409,6 +447,7 @@ def report_context_build(
         recommendation=_recommendation_row(report),
         lines=_line_rows(report),
         sources=sources,
+        citations=book.citations,
         unverified_count=sum(1 for s in sources if s.unverified),
         catalog_version=report.catalog_version,
         catalog_revision=catalog_revision(report.catalog_version),

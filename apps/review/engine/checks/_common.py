@@ -10,7 +10,7 @@ from typing import Any
 
 from apps.review.engine.schemas import Finding, Severity
 from apps.review.engine.sizing.vehicle import Vehicle
-from apps.words import number_format, number_precise, pct, plural, usd
+from apps.words import metric_label, number_format, number_precise, pct, plural, usd
 
 __all__ = ["num", "pct", "plural", "usd"]
 
@@ -28,19 +28,36 @@ class FigureRef:
 
     text: str
     verified: bool
+    #: The figure in words for a sentence: "NVIDIA DGX B300 maximum power ~14 kW".
+    words: str = ""
 
 
 def _figure(key: str, owner: Any, field: str) -> FigureRef | None:
     if owner is None:
         return None
+    name = getattr(owner, "name", "") or key
+    label, unit = FIGURE_WORDS.get(field) or metric_label(field)
     fig = owner.figures.get(field)  # not .figure(): that copies to fill in the row's sources
     if fig is not None:
         status = "verified" if fig.verified else "unverified"
-        return FigureRef(f"{key}.{field}: {fig.raw} ({status})", fig.verified)
+        words = f"{name} {label.lower()} {fig.raw} {unit}".strip()
+        return FigureRef(f"{key}.{field}: {fig.raw} ({status})", fig.verified, words)
     value = getattr(owner, field, None)
     if value is None:
         return None
-    return FigureRef(f"{key}.{field}: {value:g} (catalog)", True)
+    words = f"{name} {label.lower()} {value:g} {unit}".strip()
+    return FigureRef(f"{key}.{field}: {value:g} (catalog)", True, words)
+
+
+#: Catalog fields in a sentence, where the key's own words read badly.
+FIGURE_WORDS: dict[str, tuple[str, str]] = {
+    "power_max_kw": ("maximum power", "kW"),
+    "base_power_kw": ("chassis power", "kW"),
+    "tdp_w_max": ("maximum board power", "W"),
+    "weight_lb": ("weight", "lb"),
+    "memory_gb": ("memory", "GB"),
+    "bandwidth_tbs": ("memory bandwidth", "TB/s"),
+}
 
 
 def system_figure(vehicle: Vehicle, field: str) -> FigureRef | None:
@@ -76,7 +93,8 @@ def finding_make(
     refs = list(dict.fromkeys(f for f in figures if f is not None))
     unverified = [f.text for f in refs if not f.verified]
     if unverified and severity in {"warning", "critical"}:
-        detail = f"{detail} This rests on an unverified figure: {'; '.join(unverified)}."
+        said = "; ".join(f.words or f.text for f in refs if not f.verified)
+        detail = f"{detail} This rests on an unverified figure: {said}."
     return Finding(
         check=check,
         severity=severity,

@@ -85,11 +85,12 @@ DEMAND_FIGURES: dict[str, tuple[str, ...]] = {
 
 
 def _unverified_words(plan: Plan) -> str:
-    """ "Unverified: pcie-4x-h200-nvl.power_max_kw: ~4.5 (unverified)." or nothing."""
+    """ " Resting on unverified figures: 4× H200 NVL PCIe server maximum power ~4.5 kW." or
+    nothing."""
     vehicle = plan.candidate.vehicle
     refs = [system_figure(vehicle, "power_max_kw")]
     refs += [gpu_figure(vehicle, field) for field in DEMAND_FIGURES[plan.demand.basis]]
-    texts = [r.text for r in refs if r is not None and not r.verified]
+    texts = [r.words or r.text for r in refs if r is not None and not r.verified]
     return f" Resting on unverified figures: {'; '.join(texts)}." if texts else ""
 
 
