@@ -57,14 +57,15 @@ def report_html(
     reseller_logo: str = "",
     catalog: CatalogSnapshot | None = None,
 ) -> str:
-    """The report's HTML; every piece of quote text in it is escaped by the template."""
+    """The report's HTML; every piece of quote text in it is escaped by the template. The
+    citations come from `catalog` (the services pass the database's), else the bundled one."""
     context = report_context_build(
         report=report,
         generated_on=generated_on or timezone.localdate(),
         page_size=page_size,
         organisation=organisation,
         quote_date=quote_date,
-        catalog=catalog or report_catalog(),
+        catalog=catalog or snapshot_from_fixture(),
         reseller_name=reseller_name,
         reseller_logo=reseller_logo,
     )

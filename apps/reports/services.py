@@ -23,7 +23,12 @@ from django.utils import timezone
 
 from apps.reports.context import PageSize
 from apps.reports.models import ReportFile, ReportStatus
-from apps.reports.render import report_html, report_logo_root, report_static_root
+from apps.reports.render import (
+    report_catalog,
+    report_html,
+    report_logo_root,
+    report_static_root,
+)
 from apps.reports.sandbox import (
     DEFAULT_MEMORY_BYTES,
     DEFAULT_TIMEOUT_S,
@@ -62,6 +67,7 @@ def review_report_html(*, review: Review, page_size: PageSize) -> str:
         quote_date=review.quote.quote_date,
         reseller_name=reseller_name,
         reseller_logo=reseller_logo,
+        catalog=report_catalog(),
     )
 
 

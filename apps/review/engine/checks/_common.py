@@ -36,17 +36,23 @@ def _figure(key: str, owner: Any, field: str) -> FigureRef | None:
     if owner is None:
         return None
     name = getattr(owner, "name", "") or key
-    label, unit = FIGURE_WORDS.get(field) or metric_label(field)
+    label, unit = FIGURE_WORDS.get(field) or _in_a_sentence(*metric_label(field))
     fig = owner.figures.get(field)  # not .figure(): that copies to fill in the row's sources
     if fig is not None:
         status = "verified" if fig.verified else "unverified"
-        words = f"{name} {label.lower()} {fig.raw} {unit}".strip()
+        words = f"{name} {label} {fig.raw} {unit}".strip()
         return FigureRef(f"{key}.{field}: {fig.raw} ({status})", fig.verified, words)
     value = getattr(owner, field, None)
     if value is None:
         return None
-    words = f"{name} {label.lower()} {value:g} {unit}".strip()
+    words = f"{name} {label} {value:g} {unit}".strip()
     return FigureRef(f"{key}.{field}: {value:g} (catalog)", True, words)
+
+
+def _in_a_sentence(label: str, unit: str) -> tuple[str, str]:
+    """ "Rack units" -> "rack units"; "FP64 tensor" stays "FP64 tensor"."""
+    first = label.split(" ", 1)[0]
+    return (label if first.isupper() else label[:1].lower() + label[1:]), unit
 
 
 #: Catalog fields in a sentence, where the key's own words read badly.
