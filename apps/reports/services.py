@@ -78,7 +78,7 @@ def report_branding(*, organisation: Organisation) -> tuple[str, str]:
     internal = Organisation.objects.filter(is_internal=True).order_by("pk").first()
     name = organisation.reseller_name or (internal.name if internal else "")
     logo = organisation.reseller_logo or (internal.reseller_logo if internal else None)
-    url = f"asset:logos/{Path(logo.name).name}" if logo else ""
+    url = f"asset:logos/{Path(logo.name).name}" if logo and logo.name else ""
     return name, url
 
 
