@@ -127,6 +127,17 @@ class CitationBook:
                 return gpu.name, gpu
         return key.replace("-", " ").replace("_", " "), None
 
+    def name_of(self, value: str) -> str:
+        """A catalog key in a finding's metrics ("dgx-b200") as the customer knows it
+        ("NVIDIA DGX B200"); any other value as it is."""
+        if self.catalog is None:
+            return value
+        system = self.catalog.system_by_key.get(value)
+        if system is not None:
+            return system.name
+        gpu = self.catalog.gpu_by_key.get(value)
+        return gpu.name if gpu is not None else value
+
     def _cite(self, url: str) -> int:
         if url not in self.by_url:
             self.by_url[url] = Citation(

@@ -283,7 +283,8 @@ def _cited(row: FindingRow, book: CitationBook) -> FindingRow:
                 }
             )
         )
-    return row.model_copy(update={"sources": sources})
+    metrics = [m.model_copy(update={"value": book.name_of(m.value)}) for m in row.metrics]
+    return row.model_copy(update={"sources": sources, "metrics": metrics})
 
 
 def _workload_rows(report: ReviewReport) -> list[Row]:

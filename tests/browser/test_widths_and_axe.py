@@ -82,6 +82,6 @@ def test_every_page_fits_a_phone_and_passes_axe(sessions, review_uuid, role: str
                 problems.append(f"{role} {url} at {width} px: document {document_width} px wide")
             for violation in _axe_serious(page, url):
                 problems.append(f"{role} {url} at {width} px: axe {json.dumps(violation)}")
-            if url.startswith("/reviews/") and url.count("/") == 3 and role == "account":
-                session.shot(f"review-{width}px")
+            if url == f"/reviews/{review_uuid}/" and role in {"account", "customer"}:
+                session.shot(f"review-{role}-{width}px")
     assert problems == [], "\n".join(problems)

@@ -104,6 +104,7 @@ def test_the_pdf_a_customer_is_handed(branded, name: str, page_size: str) -> Non
         assert leak not in text, leak
     for system in report.systems:
         assert f"· {system.sku}" not in text
+        assert f"System {system.sku}" not in text  # a metric names the system, not its key
 
 
 def test_branding_falls_back_to_the_resellers_own_organisation(demo) -> None:
