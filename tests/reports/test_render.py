@@ -132,7 +132,7 @@ def test_pdf_starts_with_magic_and_carries_findings_and_both_checks(a4_pdf: byte
         "DGXB-G1440+P2CMI36",
         # the figure in words, not its catalog key (dgx-b200.weight_lb); uppercase in print
         "NVIDIA DGX B200, weight 313.9 lb UNVERIFIED",
-        "Rightsize quote review · Q-2024-0042",  # the running header
+        "Rightsize · Acme Systems quote Q-2024-0042",  # the running header: the title
         "14 March 2025",
     ):
         assert expected in flat, expected
