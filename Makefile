@@ -6,7 +6,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/test
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint format test-sqlite test-postgres browser-deps bench examples clean
+.PHONY: setup run test lint format test-sqlite test-postgres browser-deps browser-js bench examples clean
 
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PYTHON) || "$$(scripts/find-python)" -m venv $(VENV)
@@ -30,8 +30,16 @@ run: setup
 # for WeasyPrint's fonts.
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 && \
-	  ldconfig -p | grep -q libharfbuzz-subset || \
-	  { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils libharfbuzz-subset0; }
+	  ldconfig -p | grep -q libharfbuzz-subset && test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf || \
+	  { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils libharfbuzz-subset0 fonts-dejavu-core; }
+
+# axe-core for the accessibility checks, from the npm registry, pinned by package-lock.json.
+browser-js: tests/browser/node_modules/axe-core/axe.min.js
+
+tests/browser/node_modules/axe-core/axe.min.js: tests/browser/package.json tests/browser/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm; }
+	cd tests/browser && npm ci --no-audit --no-fund --silent
+	@touch $@
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
@@ -43,7 +51,7 @@ format: $(VENV)/.installed
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-test-sqlite: setup browser-deps
+test-sqlite: setup browser-deps browser-js
 	env -u DATABASE_URL $(BIN)/pytest -q
 
 test-postgres: setup browser-deps

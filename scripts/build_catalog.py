@@ -69,9 +69,7 @@ SYSTEM_KEYS = [
     ("vera-rubin-nvl72", "rubin", "NVIDIA"),
     ("hgx-rubin-nvl8", "rubin", "Compal"),
 ]
-EXAMPLE_PRICES = (
-    "price on the shared example quotes (shared/examples), a reseller quote, not a list price"
-)
+EXAMPLE_PRICES = "price on a reseller's example quote, not a list price"
 ESTIMATE = "Rightsize planning estimate from street prices; unverified"
 # key: (price USD, source, verified)
 PRICES = {

@@ -30,6 +30,7 @@ from apps.quotes.schemas import (
     QuoteLineOut,
     QuoteSummary,
 )
+from apps.words import money_format
 
 #: Findings listed one by one before the rest are summed up in one finding, so a 10,000-line
 #: quote of unknown cables does not bury the vehicle problems.
@@ -155,9 +156,8 @@ def _line_out(
 
 
 def money(amount: Decimal, currency: str = "") -> str:
-    """ "USD 1,030,000.00": how problems write money."""
-    text = f"{amount.quantize(CENT):,}"
-    return f"{currency} {text}" if currency else text
+    """ "USD 1,030,000.00": how problems write money (`apps.words.money_format`)."""
+    return money_format(amount, currency)
 
 
 def _line_amount(line: ParsedLine) -> Decimal | None:

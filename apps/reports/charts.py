@@ -16,7 +16,9 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from apps.review.engine.schemas import BuyOrRent, RackLoad
-from apps.words import number_format, vehicle_name
+from apps.words import LEVEL_COLOURS, LEVEL_LABELS, number_format, vehicle_name
+
+__all__ = ["LEVEL_COLOURS", "LEVEL_LABELS", "number_format", "vehicle_name"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
@@ -25,18 +27,6 @@ MUTED = "#616e7c"
 TRACK = "#d9dee3"
 
 # The blood-pressure levels, calm to crisis, with the colour each one wears everywhere.
-LEVEL_COLOURS: dict[str, str] = {
-    "calm": "#2e7d32",
-    "raised": "#c49000",
-    "high": "#e65100",
-    "crisis": "#b71c1c",
-}
-LEVEL_LABELS: dict[str, str] = {
-    "calm": "Calm",
-    "raised": "Raised",
-    "high": "High",
-    "crisis": "Crisis",
-}
 OK_COLOUR = "#2e7d32"
 OVER_COLOUR = "#b71c1c"
 CAPACITY_COLOUR = "#90a4ae"

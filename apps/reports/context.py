@@ -11,14 +11,16 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import re
-from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from django.utils.safestring import SafeString
 from pydantic import BaseModel, ConfigDict, PlainValidator
 
+from apps import words
+from apps.catalog.snapshot import CatalogSnapshot
 from apps.reports import page
 from apps.reports.charts import LEVEL_LABELS, gauge_svg
+from apps.reports.citations import Citation, CitationBook
 from apps.review.engine.schemas import SEVERITY_ORDER, Finding, ReviewReport
 from apps.words import number_format
 
@@ -33,56 +35,15 @@ def _built_svg(value: Any) -> SafeString:
 Svg = Annotated[str, PlainValidator(_built_svg)]
 PageSize = Literal["A4", "Letter"]
 
-KIND_LABELS: dict[str, str] = {
-    "inference": "Inference serving (the school bus)",
-    "rag": "Retrieval-augmented generation (the school bus)",
-    "training": "Training (the cement truck)",
-    "fine_tuning": "Fine-tuning (the cement truck)",
-    "lora": "LoRA fine-tuning",
-    "hpc": "FP64 scientific computing",
-    "vision": "Computer vision",
-    "vdi": "Virtual desktops",
-    "development": "Development",
-}
-COOLING_LABELS = {
-    "air": "Air",
-    "air_rdhx": "Air with rear-door heat exchangers",
-    "liquid": "Liquid",
-}
-SITE_LABELS = {"datacenter": "Data center", "office": "Office"}
-UNITS = (
-    ("_lb_per_sqft", "lb/sq ft"),
-    ("_tokens_per_sec", "tokens/s"),
-    ("_gbs", "GB/s"),
-    ("_gb", "GB"),
-    ("_kw", "kW"),
-    ("_w", "W"),
-    ("_pct", "%"),
-    ("_lb", "lb"),
-    ("_tflops", "TFLOPS"),
-    ("_usd", "USD"),
-    ("_amps", "A"),
-    ("_volts", "V"),
-)
-
-
-# Words that keep their capitals in a metric's label.
-WORDS = {
-    "nvlink": "NVLink",
-    "gpu": "GPU",
-    "gpus": "GPUs",
-    "fp64": "FP64",
-    "fp8": "FP8",
-    "fp4": "FP4",
-    "bf16": "BF16",
-    "kv": "KV",
-    "cpu": "CPU",
-    "tdp": "TDP",
-    "hbm": "HBM",
-    "rdhx": "RDHX",
-    "pcie": "PCIe",
-}
-NUMBER = re.compile(r"-?\d+(\.\d+)?")
+# The words are apps.words': the PDF, the page and the CLI print the same labels and numbers.
+KIND_LABELS = words.KIND_LABELS
+COOLING_LABELS = {key: words.cooling_label(key) for key in ("air", "air_rdhx", "liquid")}
+SITE_LABELS = words.SITE_LABELS
+UNITS = words.UNITS
+WORDS = words.CAPITALS
+money_format = words.money_format
+metric_label = words.metric_label
+metric_value = words.metric_value
 VERIFIED_SUFFIX = re.compile(r"\s*\((un)?verified\)\s*$", re.IGNORECASE)
 
 
@@ -105,6 +66,11 @@ class SourceRow(BaseModel):
     text: str
     unverified: bool
     checks: list[str] = []
+    #: For the customer: "NVIDIA DGX B200, weight 313.9 lb", the documents it rests on (numbers
+    #: in the report's Sources) and the figure's own note ("Rightsize estimate by form factor").
+    figure_label: str = ""
+    citations: list[int] = []
+    note: str = ""
 
     @property
     def label(self) -> str:
@@ -187,10 +153,13 @@ class InputPair(BaseModel):
 
 
 class ReportContext(BaseModel):
-    """What the PDF prints, top to bottom."""
+    """What the PDF prints, top to bottom: a one-page summary (verdict, gauges, vehicles, the
+    right fit, the money), then findings, sizing, the load and the building, and sources."""
 
     title: str
     organisation: str
+    reseller_name: str = ""
+    reseller_logo: str = ""  # an `asset:logos/<file>` URL, served by the locked fetcher
     vendor: str
     quote_number: str
     quote_date: str
@@ -211,40 +180,18 @@ class ReportContext(BaseModel):
     recommendation: RecommendationRow | None
     lines: list[LineRow]
     sources: list[SourceRow]
+    citations: list[Citation] = []
     unverified_count: int
     catalog_version: str
+    #: "Catalog revision 7" on the PDF: the catalog's revision number, and nothing when the
+    #: version is not one (a date or "db" is an internal key, never printed for a customer).
+    catalog_revision: str = ""
 
 
-def money_format(amount: Decimal | None, currency: str) -> str:
-    """`Decimal("2060000")`, "USD" -> "USD 2,060,000.00"; unknown -> "—"."""
-    return "—" if amount is None else f"{currency} {amount:,.2f}"
-
-
-def metric_label(key: str) -> tuple[str, str]:
-    """`nvlink_domain_memory_gb` -> ("NVLink domain memory", "GB"): unit from the suffix."""
-    unit = ""
-    for suffix, suffix_unit in UNITS:
-        if key.endswith(suffix):
-            key, unit = key.removesuffix(suffix), suffix_unit
-            break
-    words = [WORDS.get(word, word) for word in key.split("_") if word]
-    if words and words[0] == words[0].lower():
-        words[0] = words[0].capitalize()
-    return " ".join(words), unit
-
-
-def metric_value(value: Any) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int | float | Decimal):
-        return number_format(float(value))
-    if isinstance(value, list | tuple):
-        return ", ".join(metric_value(v) for v in value)
-    if isinstance(value, str) and NUMBER.fullmatch(value):
-        return number_format(float(value))  # money arrives as a decimal string: "528600"
-    return str(value)
+def catalog_revision(version: str) -> str:
+    """ "7" -> "7"; "revision 7" -> "7"; "db", "2026-11-29", "test-catalog" -> "" (not printed)."""
+    digits = version.strip().lower().removeprefix("revision").strip()
+    return digits if digits.isdigit() else ""
 
 
 def _key(text: str) -> str:
@@ -280,10 +227,11 @@ def all_sources(findings: list[FindingRow]) -> list[SourceRow]:
             if seen is None:
                 merged[source.text] = source
             elif finding.check not in seen.checks:
-                merged[source.text] = SourceRow(
-                    text=seen.text,
-                    unverified=seen.unverified or source.unverified,
-                    checks=[*seen.checks, finding.check],
+                merged[source.text] = seen.model_copy(
+                    update={
+                        "unverified": seen.unverified or source.unverified,
+                        "checks": [*seen.checks, finding.check],
+                    }
                 )
     return sorted(merged.values(), key=lambda s: (not s.unverified, s.text))
 
@@ -299,7 +247,7 @@ def _finding_rows(report: ReviewReport) -> list[FindingRow]:
     )
     rows = []
     for finding in ordered:
-        label = page.CHECKS.get(finding.check, (finding.check.replace("_", " ").capitalize(),))[0]
+        label = words.check_label(finding.check)
         metrics = []
         for key, value in finding.metrics.items():
             name, unit = metric_label(key)
@@ -319,6 +267,24 @@ def _finding_rows(report: ReviewReport) -> list[FindingRow]:
             )
         )
     return rows
+
+
+def _cited(row: FindingRow, book: CitationBook) -> FindingRow:
+    """The finding's sources with their figure in words and the documents behind it."""
+    sources = []
+    for source in row.sources:
+        figure = book.figure(source.text, unverified=source.unverified, check=row.check_label)
+        sources.append(
+            source.model_copy(
+                update={
+                    "figure_label": figure.label,
+                    "citations": figure.citations,
+                    "note": figure.note,
+                }
+            )
+        )
+    metrics = [m.model_copy(update={"value": book.name_of(m.value)}) for m in row.metrics]
+    return row.model_copy(update={"sources": sources, "metrics": metrics})
 
 
 def _workload_rows(report: ReviewReport) -> list[Row]:
@@ -431,18 +397,27 @@ def report_context_build(
     page_size: PageSize = "A4",
     organisation: str = "",
     quote_date: str = "",
+    catalog: CatalogSnapshot | None = None,
+    reseller_name: str = "",
+    reseller_logo: str = "",
 ) -> ReportContext:
-    """The PDF's content for one review; pure, so the same report always prints the same."""
+    """The PDF's content for one review; pure, so the same report always prints the same.
+
+    With the catalog, every figure behind a finding is cited by the documents its catalog row
+    names (title, publisher, URL); without it the figure is still named in words."""
     bp = report.blood_pressure
-    findings = _finding_rows(report)
+    book = CitationBook(catalog)
+    findings = [_cited(row, book) for row in _finding_rows(report)]
     workload, facility = _workload_rows(report), _facility_rows(report)
     sources = all_sources(findings)
     quote = report.quote
     return ReportContext(
-        title=f"Quote review: {quote.vendor} {quote.quote_number}".strip(),
+        title=" ".join(x for x in ("Quote review:", quote.vendor, quote.quote_number) if x),
         organisation=organisation,
+        reseller_name=reseller_name,
+        reseller_logo=reseller_logo,
         vendor=quote.vendor,
-        quote_number=quote.quote_number or "(no quote number)",
+        quote_number=quote.quote_number,
         quote_date=quote_date,
         generated_on=generated_on,
         page_size=page_size,
@@ -473,6 +448,8 @@ def report_context_build(
         recommendation=_recommendation_row(report),
         lines=_line_rows(report),
         sources=sources,
+        citations=book.citations,
         unverified_count=sum(1 for s in sources if s.unverified),
         catalog_version=report.catalog_version,
+        catalog_revision=catalog_revision(report.catalog_version),
     )

@@ -24,13 +24,9 @@ from apps.reports.charts import (
     vehicle_svg,
 )
 from apps.review.engine.schemas import QuotedSystem, ReviewReport
+from apps.words import COOLING_WORDS, CPU_LABELS
 
-COOLING_LABELS = {
-    "air": "air",
-    "air_rdhx": "air with rear-door heat exchangers",
-    "liquid": "liquid",
-    "air_or_liquid": "air or liquid",
-}
+COOLING_LABELS = COOLING_WORDS
 
 
 # --- vehicles ------------------------------------------------------------------------------------
@@ -138,7 +134,7 @@ def vehicle_cards(systems: list[QuotedSystem]) -> list[VehicleCard]:
                 power_kw_total=total,
                 power_text=power,
                 cooling_label=COOLING_LABELS.get(system.cooling, system.cooling).capitalize(),
-                cpu_label={"x86": "x86", "arm": "Arm"}.get(system.cpu_arch, system.cpu_arch),
+                cpu_label=CPU_LABELS.get(system.cpu_arch, system.cpu_arch),
             )
         )
     return cards

@@ -15,6 +15,10 @@ from pathlib import Path
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 ASSET_SCHEME = "asset:"
+#: `asset:logos/<file>` is an organisation's uploaded logo, read from the logo folder (not the
+#: static one), and only as a PNG or JPEG.
+LOGO_PREFIX = "logos/"
+LOGO_TYPES = frozenset({".png", ".jpg", ".jpeg"})
 # What a report may pull in: its stylesheet, fonts and pictures. Never HTML, never scripts.
 ASSET_TYPES: dict[str, str] = {
     ".css": "text/css",
@@ -41,12 +45,13 @@ class StaticAssetFetcher(URLFetcher):
     `asset:/etc/passwd`, `file:///…`, `http://169.254.169.254/` all raise `AssetRefused`.
     """
 
-    def __init__(self, static_root: Path | str) -> None:
+    def __init__(self, static_root: Path | str, logo_root: Path | str | None = None) -> None:
         super().__init__(allowed_protocols=("asset",), allow_redirects=False)
         self.static_root = Path(static_root).resolve()
+        self.logo_root = Path(logo_root).resolve() if logo_root else None
 
     def fetch(self, url: str, headers: object = None) -> URLFetcherResponse:
-        path = asset_path(url, static_root=self.static_root)
+        path = asset_path(url, static_root=self.static_root, logo_root=self.logo_root)
         body = path.read_bytes()
         return URLFetcherResponse(
             url, body=body, headers={"Content-Type": ASSET_TYPES[path.suffix.lower()]}
@@ -60,11 +65,22 @@ class StaticAssetFetcher(URLFetcher):
         return self.fetch(url)
 
 
-def asset_path(url: str, *, static_root: Path) -> Path:
-    """The file an `asset:` URL names, or `AssetRefused` when it is anything else."""
+def asset_path(url: str, *, static_root: Path, logo_root: Path | None = None) -> Path:
+    """The file an `asset:` URL names, or `AssetRefused` when it is anything else.
+
+    `asset:logos/acme.png` is read from `logo_root` (an organisation's uploaded logo), PNG or
+    JPEG only; everything else from `static_root`.
+    """
     if not url.startswith(ASSET_SCHEME):
         raise AssetRefused(f"refused URL {url[:100]!r}: only {ASSET_SCHEME} URLs are served")
     relative = url.removeprefix(ASSET_SCHEME).split("?", 1)[0].split("#", 1)[0]
+    if relative.startswith(LOGO_PREFIX):
+        if logo_root is None:
+            raise AssetRefused(f"refused asset {relative[:100]!r}: no logos in this render")
+        relative = relative.removeprefix(LOGO_PREFIX)
+        if Path(relative).suffix.lower() not in LOGO_TYPES:
+            raise AssetRefused(f"refused logo {relative[:100]!r}: not a PNG or JPEG")
+        static_root = logo_root
     if not relative or relative.startswith(("/", "\\")) or "\\" in relative or "\0" in relative:
         raise AssetRefused(f"refused asset {relative[:100]!r}: not a relative static path")
     if any(part in {"", ".", ".."} for part in relative.split("/")):

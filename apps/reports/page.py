@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from apps import words
+
 # The pictures live next door; the page and the PDF read them through this module.
 from apps.reports.drawings import (  # noqa: F401
     COOLING_LABELS,
@@ -27,30 +29,11 @@ from apps.reports.drawings import (  # noqa: F401
 from apps.review.engine.schemas import SEVERITY_ORDER, Facility, Finding, ReviewReport, Workload
 from apps.words import number_format, vehicle_name
 
-# Check id -> (label, the question it answers). The order is the page's reading order:
-# does it add up, does it fit, does it run, does the building take it.
-CHECKS: dict[str, tuple[str, str]] = {
-    "quote_lines": ("Quote lines", "Does the quote add up, and do we know every part?"),
-    "memory_fit": ("Memory fit", "Does the biggest job fit in the GPUs' memory?"),
-    "nvlink_domain": ("NVLink domain", "Does the biggest job ride in one coupled vehicle?"),
-    "fp64": ("FP64", "Is there a 64-bit engine for the science?"),
-    "throughput": ("Throughput", "How fast for each user, and for how many?"),
-    "utilization": ("Utilization", "How much of it would sit idle?"),
-    "rack_power": ("Rack power", "Does the room have the power per rack?"),
-    "cooling": ("Cooling", "Can the room carry the heat away?"),
-    "floor_load": ("Floor load", "Can the floor hold it?"),
-    "circuit": ("Circuit", "Will the wall circuit hold it?"),
-    "arch_portability": ("Arm and x86", "Will the software move from the desk to production?"),
-}
-SEVERITY_LABELS = {"ok": "OK", "info": "Note", "warning": "Warning", "critical": "Critical"}
-VERDICT_LABELS = {"pass": "Pass", "warn": "Warn", "fail": "Fail"}
-MATCH_LABELS = {
-    "exact": "Exact",
-    "alias": "Alias",
-    "fuzzy": "Fuzzy: confirm",
-    "ambiguous": "Ambiguous: pick one",
-    "none": "No match",
-}
+# The labels are the engine's enums in words, from apps.words: every face reads the same ones.
+CHECKS = words.CHECKS
+SEVERITY_LABELS = words.SEVERITY_LABELS
+VERDICT_LABELS = words.VERDICT_LABELS
+MATCH_LABELS = words.MATCH_LABELS
 NEEDS_CONFIRMATION = frozenset({"fuzzy", "ambiguous"})
 # What a customer reads about where the quote is: Finance's workflow stays internal.
 CUSTOMER_STATUS = {
@@ -98,23 +81,6 @@ def verdict_sentence(report: ReviewReport) -> str:
     return f"A right fit: {fleet or 'the quote'} carries this load in this room."
 
 
-METRIC_UNITS: list[tuple[str, str]] = [
-    ("_tokens_per_sec", "tokens/s"),
-    ("_per_sqft", "lb/sq ft"),
-    ("_gb", "GB"),
-    ("_tbs", "TB/s"),
-    ("_gbs", "GB/s"),
-    ("_kw", "kW"),
-    ("_w", "W"),
-    ("_pct", "%"),
-    ("_tflops", "TFLOPS"),
-    ("_lb", "lb"),
-    ("_usd", "USD"),
-    ("_a", "A"),
-    ("_v", "V"),
-]
-
-
 @dataclass(frozen=True)
 class Metric:
     label: str
@@ -123,30 +89,10 @@ class Metric:
 
 
 def metric(key: str, value: Any) -> Metric:
-    """ "rack_power_kw": 57.2 -> Metric("rack power", "57.2", "kW"); text stays text."""
-    unit = ""
-    for suffix, name in METRIC_UNITS:
-        if key.endswith(suffix):
-            key, unit = key[: -len(suffix)], name
-            break
-    if isinstance(value, str) and unit == "USD":
-        value = _number_or_text(value)  # money arrives as a decimal string: "528600.00"
-    if isinstance(value, bool) or value is None:
-        shown = {True: "yes", False: "no", None: "—"}[value]
-    elif isinstance(value, int | float):
-        shown = number_format(float(value))
-    elif isinstance(value, list | tuple):
-        shown = ", ".join(str(v) for v in value)
-    else:
-        shown = str(value)
-    return Metric(key.replace("_", " "), shown, unit)
-
-
-def _number_or_text(value: str) -> float | str:
-    try:
-        return float(value)
-    except ValueError:
-        return value
+    """ "rack_power_kw": 57.2 -> Metric("Rack power", "57.2", "kW"); "gpus_needed": 16 ->
+    Metric("GPUs needed", "16", ""): the label, value and unit the PDF and the CLI print too."""
+    label, unit = words.metric_label(key)
+    return Metric(label, words.metric_value(value), unit)
 
 
 @dataclass(frozen=True)
@@ -182,7 +128,7 @@ def findings_grouped(report: ReviewReport) -> list[FindingGroup]:
         if check not in by_check:
             continue
         findings = sorted(by_check[check], key=lambda f: -SEVERITY_ORDER.index(f.severity))
-        label, question = CHECKS.get(check, (check.replace("_", " ").capitalize(), ""))
+        label, question = words.check_label(check), CHECKS.get(check, ("", ""))[1]
         views = [
             FindingView(
                 f, SEVERITY_LABELS[f.severity], [metric(k, v) for k, v in f.metrics.items()]
@@ -221,7 +167,7 @@ def changes(diff: list[Any]) -> list[ChangeView]:
     return [
         ChangeView(
             c.check,
-            CHECKS.get(c.check, (c.check.replace("_", " ").capitalize(), ""))[0],
+            words.check_label(c.check),
             c.title,
             c.before,
             c.after,
@@ -241,26 +187,7 @@ def severity_counts(report: ReviewReport) -> list[tuple[str, int, str]]:
 
 # --- sizing and charts ---------------------------------------------------------------------------
 
-SIZING_ROWS: list[tuple[str, str, str]] = [
-    ("job_memory_gb", "Memory of the biggest single job", "GB"),
-    ("nvlink_domain_memory_gb", "Memory in one NVLink domain", "GB"),
-    ("decode_tokens_per_sec_bound", "One conversation, bandwidth bound", "tokens/s"),
-    ("tokens_per_sec_per_user", "Per user at the asked load", "tokens/s"),
-    ("max_concurrent_users", "Users served at the asked speed", "users"),
-    ("fp64_tflops", "FP64 on the quote", "TFLOPS"),
-    ("utilization_pct", "Utilization at the asked load", "%"),
-    ("power_kw", "Power, every system at maximum", "kW"),
-    ("rack_power_kw", "Power per rack", "kW"),
-    ("usable_rack_kw", "Usable power per rack (its limit)", "kW"),
-    ("racks_needed", "Racks needed", "racks"),
-    ("weight_lb", "Weight, every system", "lb"),
-    ("heat_btu_per_hr", "Heat, every system at maximum", "BTU/h"),
-    ("liquid_kw", "Heat into the liquid loop", "kW"),
-    ("air_kw", "Heat into the room's air", "kW"),
-    ("energy_kwh_per_year", "Energy a year (typical kW × 8,760 h × PUE)", "kWh"),
-    ("energy_cost_per_year", "Energy bill a year", "USD"),
-    ("co2_tonnes_per_year", "CO2 a year", "t"),
-]
+SIZING_ROWS = words.SIZING_ROWS
 
 
 def no_rack_text(report: ReviewReport) -> str | None:
@@ -340,17 +267,7 @@ def line_rows(report: ReviewReport, stored: dict[int, Any]) -> list[LineRow]:
     return rows
 
 
-KIND_WORDS = {
-    "inference": "inference",
-    "rag": "RAG",
-    "training": "training",
-    "fine_tuning": "full fine-tuning",
-    "lora": "LoRA fine-tuning",
-    "hpc": "FP64 HPC",
-    "vision": "computer vision",
-    "vdi": "virtual desktops",
-    "development": "development",
-}
+KIND_WORDS = words.KIND_WORDS
 
 
 def load_sentence(workload: Workload | None) -> str:

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from apps.catalog.snapshot import CatalogSnapshot, snapshot_from_fixture
 from apps.reports.context import PageSize, ReportContext, report_context_build
 from apps.reports.pdf import pdf_from_html
 from apps.review.engine.schemas import ReviewReport
@@ -28,6 +29,23 @@ def report_html_from_context(context: ReportContext) -> str:
     return render_to_string("reports/report.html", {"ctx": context})
 
 
+def report_logo_root() -> Path:
+    """Where `asset:logos/<file>` is read from: the uploaded logos under MEDIA_ROOT."""
+    return Path(settings.MEDIA_ROOT) / "logos"
+
+
+def report_catalog() -> CatalogSnapshot:
+    """The catalog the citations come from: the database's, else the bundled fixture."""
+    from django.db import DatabaseError
+
+    from apps.catalog.services import catalog_snapshot
+
+    try:
+        return catalog_snapshot()
+    except DatabaseError:
+        return snapshot_from_fixture()
+
+
 def report_html(
     report: ReviewReport,
     *,
@@ -35,14 +53,21 @@ def report_html(
     page_size: PageSize = "A4",
     organisation: str = "",
     quote_date: str = "",
+    reseller_name: str = "",
+    reseller_logo: str = "",
+    catalog: CatalogSnapshot | None = None,
 ) -> str:
-    """The report's HTML; every piece of quote text in it is escaped by the template."""
+    """The report's HTML; every piece of quote text in it is escaped by the template. The
+    citations come from `catalog` (the services pass the database's), else the bundled one."""
     context = report_context_build(
         report=report,
         generated_on=generated_on or timezone.localdate(),
         page_size=page_size,
         organisation=organisation,
         quote_date=quote_date,
+        catalog=catalog or snapshot_from_fixture(),
+        reseller_name=reseller_name,
+        reseller_logo=reseller_logo,
     )
     return report_html_from_context(context)
 
@@ -54,6 +79,8 @@ def report_pdf_bytes(
     generated_on: dt.date | None = None,
     organisation: str = "",
     quote_date: str = "",
+    reseller_name: str = "",
+    reseller_logo: str = "",
 ) -> bytes:
     """The customer PDF for `report`, rendered here and now (starts with `%PDF`)."""
     html = report_html(
@@ -62,5 +89,7 @@ def report_pdf_bytes(
         page_size=page_size,
         organisation=organisation,
         quote_date=quote_date,
+        reseller_name=reseller_name,
+        reseller_logo=reseller_logo,
     )
-    return pdf_from_html(html, static_root=report_static_root())
+    return pdf_from_html(html, static_root=report_static_root(), logo_root=report_logo_root())

@@ -39,6 +39,7 @@ def pdf_render_sandboxed(
     html: str,
     *,
     static_root: Path | str,
+    logo_root: Path | str | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     memory_bytes: int = DEFAULT_MEMORY_BYTES,
 ) -> bytes:
@@ -47,6 +48,7 @@ def pdf_render_sandboxed(
         {
             "html": html,
             "static_root": str(static_root),
+            "logo_root": str(logo_root) if logo_root else None,
             "memory_bytes": memory_bytes,
         }
     ).encode()
@@ -81,7 +83,9 @@ def _child_main() -> int:
     limit = int(request["memory_bytes"])
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     try:
-        pdf = pdf_from_html(request["html"], static_root=request["static_root"])
+        pdf = pdf_from_html(
+            request["html"], static_root=request["static_root"], logo_root=request.get("logo_root")
+        )
     except MemoryError:
         print("report too large: out of memory", file=sys.stderr)
         return EXIT_TOO_LARGE

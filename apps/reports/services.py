@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from pathlib import Path
 from typing import cast
 
 from django.conf import settings
@@ -23,7 +24,12 @@ from django.utils import timezone
 from apps.reports.context import PageSize
 from apps.reports.models import ReportFile, ReportStatus
 from apps.reports.page import RENDER_ERRORS, render_problem
-from apps.reports.render import report_html, report_static_root
+from apps.reports.render import (
+    report_catalog,
+    report_html,
+    report_logo_root,
+    report_static_root,
+)
 from apps.reports.sandbox import (
     DEFAULT_MEMORY_BYTES,
     DEFAULT_TIMEOUT_S,
@@ -32,6 +38,7 @@ from apps.reports.sandbox import (
 )
 from apps.review.engine.schemas import ReviewReport
 from apps.review.models import Review
+from apps.sites.models import Organisation
 
 logger = logging.getLogger("rightsize.reports")
 
@@ -52,13 +59,28 @@ def report_file_current(*, review: Review) -> ReportFile | None:
 def review_report_html(*, review: Review, page_size: PageSize) -> str:
     """The stored review as report HTML: the same `ReviewReport` the page and the JSON show."""
     report = ReviewReport.model_validate(review.report)
+    reseller_name, reseller_logo = report_branding(organisation=review.organisation)
     return report_html(
         report,
         generated_on=timezone.localdate(review.updated_at),
         page_size=page_size,
         organisation=review.organisation.name,
         quote_date=review.quote.quote_date,
+        reseller_name=reseller_name,
+        reseller_logo=reseller_logo,
+        catalog=report_catalog(),
     )
+
+
+def report_branding(*, organisation: Organisation) -> tuple[str, str]:
+    """The reseller's name and logo on this organisation's PDFs: its own settings, else the
+    reseller's organisation (the internal one) name and logo. The logo as an `asset:logos/` URL
+    that only the locked fetcher serves."""
+    internal = Organisation.objects.filter(is_internal=True).order_by("pk").first()
+    name = organisation.reseller_name or (internal.name if internal else "")
+    logo = organisation.reseller_logo or (internal.reseller_logo if internal else None)
+    url = f"asset:logos/{Path(logo.name).name}" if logo and logo.name else ""
+    return name, url
 
 
 def report_request(*, review: Review, user: User | None, page_size: PageSize = "A4") -> ReportFile:
@@ -153,6 +175,7 @@ def _render_claimed(report_file: ReportFile) -> ReportFile:
         pdf = pdf_render_sandboxed(
             html,
             static_root=report_static_root(),
+            logo_root=report_logo_root(),
             timeout_s=getattr(settings, "REPORT_RENDER_TIMEOUT_S", DEFAULT_TIMEOUT_S),
             memory_bytes=getattr(settings, "REPORT_RENDER_MEMORY_BYTES", DEFAULT_MEMORY_BYTES),
         )

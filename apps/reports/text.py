@@ -1,14 +1,18 @@
 """The review as plain text, in the field guide's voice: `review_quote --format text`.
 
 Same report as the JSON, read aloud: the verdict, the vehicles on the quote, what the load and
-the building are, every finding with its numbers, both blood pressures and the right fit.
+the building are, every finding with its numbers, both blood pressures and the right fit. The
+labels, the verdict sentence and the sizing rows are the page's and the PDF's (`apps.reports.page`,
+`apps.words`), so all three faces print the same figures.
 """
 
 from __future__ import annotations
 
 import textwrap
 
+from apps.reports import page
 from apps.review.engine.schemas import SEVERITY_ORDER, Finding, QuotedSystem, ReviewReport
+from apps.words import LEVEL_LABELS, SEVERITY_LABELS, check_label, money_format, number_format
 
 VERDICT_LINES = {
     "pass": "PASS - drive it off the lot: the vehicle fits the load and the building.",
@@ -16,39 +20,9 @@ VERDICT_LINES = {
     "fail": "FAIL - this one belongs in the back corner of the lot: it does not fit the "
     "load or the building as quoted.",
 }
-LEVEL_WORDS = {
-    "calm": "calm",
-    "raised": "raised",
-    "high": "high",
-    "crisis": "crisis (out in the parking lot having a moment)",
-}
-SIZING_LABELS = (
-    ("job_memory_gb", "Largest single job", "GB"),
-    ("nvlink_domain_memory_gb", "Memory in one NVLink domain", "GB"),
-    ("decode_tokens_per_sec_bound", "One conversation, bandwidth bound", "tokens/s"),
-    ("tokens_per_sec_per_user", "Per user at the asked load", "tokens/s"),
-    ("max_concurrent_users", "Users served at the asked speed", ""),
-    ("fp64_tflops", "FP64 on the quote", "TFLOPS"),
-    ("utilization_pct", "Utilization", "%"),
-    ("power_kw", "Power, all systems at maximum", "kW"),
-    ("rack_power_kw", "Power per rack", "kW"),
-    ("usable_rack_kw", "Usable power per rack", "kW"),
-    ("racks_needed", "Racks needed", ""),
-    ("weight_lb", "Weight", "lb"),
-    ("heat_btu_per_hr", "Heat at maximum", "BTU/h"),
-    ("liquid_kw", "Heat into the liquid loop", "kW"),
-    ("air_kw", "Heat into the room's air", "kW"),
-    ("energy_kwh_per_year", "Energy a year (typical × 8,760 h × PUE)", "kWh"),
-    ("energy_cost_per_year", "Energy bill a year", "USD"),
-    ("co2_tonnes_per_year", "CO2 a year", "t"),
-)
+# The crisis gauge says it in the field guide's words; every other level is its label.
+LEVEL_ASIDES = {"crisis": " (out in the parking lot having a moment)"}
 WIDTH = 96
-
-
-def _number(value: float | int) -> str:
-    if isinstance(value, int) or float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.1f}" if abs(value) >= 10 else f"{value:,.2f}"
 
 
 def _wrap(text: str, indent: str) -> list[str]:
@@ -74,16 +48,17 @@ def system_line(system: QuotedSystem) -> str:
     else:
         parts.append("no GPUs")
     if system.power_kw is not None:
-        parts.append(f"{_number(system.power_kw)} kW")
+        parts.append(f"{number_format(system.power_kw)} kW")
     if system.weight_lb is not None:
-        parts.append(f"{_number(system.weight_lb)} lb")
+        parts.append(f"{number_format(system.weight_lb)} lb")
     parts.append(f"{system.cooling.replace('_', ' ')} cooled, {system.cpu_arch}")
     vehicle = f", a {system.vehicle}" if system.vehicle else ""
     return f"{system.quantity} × {system.name}{vehicle}: {'; '.join(parts)}"
 
 
 def _finding_lines(finding: Finding) -> list[str]:
-    head = f"  [{finding.severity.upper():8}] {finding.check}: {finding.title}"
+    severity = SEVERITY_LABELS[finding.severity].upper()
+    head = f"  [{severity:8}] {check_label(finding.check)}: {finding.title}"
     lines = _wrap(head, "")
     lines[1:] = [f"             {line}" for line in lines[1:]]
     lines += _wrap(finding.detail, "             ")
@@ -98,10 +73,11 @@ def report_text(report: ReviewReport) -> str:
     quote = report.quote
     out: list[str] = []
     title = " · ".join(x for x in (quote.file, quote.vendor, quote.quote_number) if x)
-    total = f"{quote.currency} {quote.total:,.2f}" if quote.total is not None else "no total"
+    total = money_format(quote.total, quote.currency) if quote.total is not None else "no total"
     out.append(f"Rightsize review: {title or 'quote'} ({total})")
     out.append("")
     out += _wrap(f"Verdict: {VERDICT_LINES.get(report.verdict, report.verdict)}", "")
+    out += _wrap(page.verdict_sentence(report), "")
     out.append("")
     out.append("On the lot (what the quote buys):")
     if report.systems:
@@ -117,17 +93,10 @@ def report_text(report: ReviewReport) -> str:
         f = report.facility
         out.append(f"The building: {f.name} ({f.site}, {f.cooling.replace('_', ' ')} cooling)")
     out.append("")
-    sizing = report.sizing.model_dump()
-    if not sizing.get("liquid_kw"):
-        sizing["liquid_kw"] = sizing["air_kw"] = None  # no loop: the split says nothing
     numbers = [
-        f"  {label}: {_number(float(sizing[key]))}{' ' + unit if unit else ''}"
-        for key, label, unit in SIZING_LABELS
-        if sizing.get(key) is not None
+        f"  {row.label}: {row.value}{' ' + row.unit if row.unit else ''}"
+        for row in page.sizing_rows(report)
     ]
-    if sizing.get("racks_needed") is None and sizing.get("no_rack_fits"):
-        names = " or one ".join(sizing["no_rack_fits"])
-        numbers.append(f"  Racks needed: none: no rack here can take one {names}")
     if numbers:
         out.append("The numbers:")
         out += numbers
@@ -142,7 +111,8 @@ def report_text(report: ReviewReport) -> str:
         ("Finance", report.blood_pressure.finance),
         ("Facilities", report.blood_pressure.facilities),
     ):
-        out.append(f"  {who}: {LEVEL_WORDS.get(pressure.level, pressure.level)}")
+        aside = LEVEL_ASIDES.get(pressure.level, "")
+        out.append(f"  {who}: {LEVEL_LABELS[pressure.level]}{aside}")
         for reason in pressure.reasons:
             out += _wrap(reason, "    - ")
     out.append("")

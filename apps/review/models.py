@@ -7,11 +7,30 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from apps.words import LEVEL_COLOURS, LEVEL_LABELS, VERDICT_COLOURS, VERDICT_LABELS
+
 
 class Verdict(models.TextChoices):
-    PASS = "pass", "Pass"
-    WARN = "warn", "Warn"
-    FAIL = "fail", "Fail"
+    PASS = "pass", VERDICT_LABELS["pass"]
+    WARN = "warn", VERDICT_LABELS["warn"]
+    FAIL = "fail", VERDICT_LABELS["fail"]
+
+    @property
+    def colour(self) -> str:
+        return VERDICT_COLOURS[self.value]
+
+
+class PressureLevel(models.TextChoices):
+    """A blood-pressure gauge's level, as `Review.finance_level` / `facilities_level` store it."""
+
+    CALM = "calm", LEVEL_LABELS["calm"]
+    RAISED = "raised", LEVEL_LABELS["raised"]
+    HIGH = "high", LEVEL_LABELS["high"]
+    CRISIS = "crisis", LEVEL_LABELS["crisis"]
+
+    @property
+    def colour(self) -> str:
+        return LEVEL_COLOURS[self.value]
 
 
 class ReviewStatus(models.TextChoices):

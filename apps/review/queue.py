@@ -16,6 +16,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from apps.review.models import Review, ReviewStatus, Verdict
+from apps.words import usd_whole
 
 FLAGGED = (Verdict.WARN, Verdict.FAIL)
 VERDICT_CHOICES = [("", "Warn and fail"), (Verdict.FAIL, "Fail"), (Verdict.WARN, "Warn")]
@@ -34,8 +35,7 @@ AGE_CHOICES = [
 ]
 
 
-def _money(amount: int) -> str:
-    return f"${amount:,}"
+_money = usd_whole  # "$10,000": the thresholds as every face writes money in a sentence
 
 
 def spend_choices() -> list[tuple[str, str]]:

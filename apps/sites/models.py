@@ -1,7 +1,25 @@
 """Organisations, who works for them in which role, and their saved workloads and facilities."""
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import FileExtensionValidator
 from django.db import models
+from django.db.models.fields.files import FieldFile
+
+#: A logo is a picture and nothing else: PNG or JPEG, checked by its first bytes, at most 1 MiB.
+LOGO_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")
+LOGO_MAX_BYTES = 1024 * 1024
+
+
+def logo_validate(value: FieldFile) -> None:
+    """A PNG or JPEG under 1 MiB; an SVG (which could fetch) or a renamed file is refused."""
+    if value.size is not None and value.size > LOGO_MAX_BYTES:
+        raise ValidationError("The logo is larger than 1 MiB.")
+    value.open("rb")
+    head = value.read(8)
+    value.seek(0)
+    if not head.startswith(LOGO_SIGNATURES):
+        raise ValidationError("The logo must be a PNG or JPEG picture.")
 
 
 class Role(models.TextChoices):
@@ -20,6 +38,18 @@ class Organisation(models.Model):
     slug = models.SlugField(max_length=80, unique=True)
     is_internal = models.BooleanField(
         default=False, help_text="The reseller's own organisation (account team, finance)."
+    )
+    reseller_name = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="The reseller named on this organisation's PDF reports; blank: the reseller's "
+        "own organisation.",
+    )
+    reseller_logo = models.FileField(
+        upload_to="logos/",
+        blank=True,
+        validators=[FileExtensionValidator(["png", "jpg", "jpeg"]), logo_validate],
+        help_text="The reseller's logo on this organisation's PDF reports (PNG or JPEG, ≤ 1 MiB).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

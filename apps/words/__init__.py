@@ -1,13 +1,18 @@
 """The product's words and number formats, one module for every face.
 
-The engine's findings, the page, the PDF and the CLI text all write a figure, a sum of money and
-a vehicle the same way: 1,255.6 kW, USD 1,030,000.00, "a semi". Pure: no Django, so the engine
-can use it as freely as the templates.
+The engine's findings, the page, the PDF and the CLI text all write a figure, a sum of money, a
+label and a vehicle the same way: 1,255.6 kW, USD 1,030,000.00, $1,400, 12 %, "GPUs needed",
+"a semi". The labels of the engine's enums (severity, verdict, blood-pressure level, check, match,
+load kind, cooling, site) live here too, so no template words a value of its own. Pure: no Django,
+so the engine can use it as freely as the templates.
 """
 
 from __future__ import annotations
 
 import math
+import re
+from decimal import Decimal
+from typing import Any
 
 #: The field guide's vehicles, by the catalog's form factor.
 VEHICLES: dict[str, str] = {
@@ -26,11 +31,15 @@ def vehicle_name(form_factor: str) -> str:
     return VEHICLES.get(form_factor, "unknown vehicle")
 
 
+# --- numbers and money ---------------------------------------------------------------------------
+
+
 def number_format(value: float) -> str:
     """A figure as every face writes it: 1,500 and 247.5 and 1,255.6 and 0.27 and 12,600.
 
     Whole numbers print whole; below 10 two decimals, below 10,000 one, above that none
-    (528,600 USD idle, not 528,600.0); trailing zeros go.
+    (528,600 USD idle, not 528,600.0); trailing zeros go. A finding and the sizing table both
+    say 5.25 tokens/s, never 5.2 in one and 5.25 in the other.
     """
     if not math.isfinite(value):
         raise ValueError(f"not a finite number: {value!r}")
@@ -38,4 +47,233 @@ def number_format(value: float) -> str:
     if magnitude >= 10_000 or value == int(value):
         return f"{value:,.0f}"
     text = f"{value:,.1f}" if magnitude >= 10 else f"{value:,.2f}"
-    return text.rstrip("0").rstrip(".")
+    text = text.rstrip("0").rstrip(".")
+    return "0" if text in {"-0", ""} else text
+
+
+def number_precise(value: float, digits: int) -> str:
+    """A working figure inside a formula, with the digits its arithmetic needs: KV per sequence
+    0.125 GB, 0.052 TFLOP per token. Thousands grouped; trailing zeros kept off."""
+    if not math.isfinite(value):
+        raise ValueError(f"not a finite number: {value!r}")
+    if abs(value - round(value)) < 1e-9:
+        return f"{value:,.0f}"
+    return f"{value:,.{digits}f}"
+
+
+def money_format(amount: Decimal | float | None, currency: str) -> str:
+    """`Decimal("2060000")`, "USD" -> "USD 2,060,000.00": the quote's own money, to the cent;
+    unknown -> "—"."""
+    if amount is None:
+        return "—"
+    cents = Decimal(str(amount)).quantize(Decimal("0.01"))
+    return f"{currency} {cents:,}" if currency else f"{cents:,}"
+
+
+def usd(amount: Decimal | float) -> str:
+    """Money in a sentence: $300,000 · $586 · $12.50 (cents only below $100)."""
+    value = Decimal(str(amount))
+    return f"${value:,.0f}" if abs(value) >= 100 else f"${value:,.2f}"
+
+
+def usd_whole(amount: Decimal | float | int) -> str:
+    """A threshold or a rounded sum: $10,000 · $1,400 (never cents)."""
+    return f"${Decimal(str(amount)):,.0f}"
+
+
+def pct(share: float) -> str:
+    """A share as a percentage: 0.12 -> "12 %"."""
+    return f"{share * 100:.0f} %"
+
+
+def plural(count: int, word: str) -> str:
+    """ "1 user" · "100 users"."""
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+# --- the engine's values, in words ---------------------------------------------------------------
+
+SEVERITY_LABELS: dict[str, str] = {
+    "ok": "OK",
+    "info": "Note",
+    "warning": "Warning",
+    "critical": "Critical",
+}
+VERDICT_LABELS: dict[str, str] = {"pass": "Pass", "warn": "Warn", "fail": "Fail"}
+#: The blood-pressure levels, calm to crisis.
+LEVEL_LABELS: dict[str, str] = {
+    "calm": "Calm",
+    "raised": "Raised",
+    "high": "High",
+    "crisis": "Crisis",
+}
+#: The colour each verdict and blood-pressure level wears on every face. White text on each, and
+#: each as text on white, is at least 4.5:1 (WCAG AA): "Raised" was #c49000 (2.9:1), "High"
+#: #e65100 (3.8:1); now 5.9:1 both.
+VERDICT_COLOURS: dict[str, str] = {"pass": "#2e7d32", "warn": "#8a5a00", "fail": "#b71c1c"}
+LEVEL_COLOURS: dict[str, str] = {
+    "calm": "#2e7d32",
+    "raised": "#8a5a00",
+    "high": "#b23c00",
+    "crisis": "#b71c1c",
+}
+#: Check id -> (label, the question it answers). The order is every face's reading order:
+#: does it add up, does it fit, does it run, does the building take it.
+CHECKS: dict[str, tuple[str, str]] = {
+    "quote_lines": ("Quote lines", "Does the quote add up, and do we know every part?"),
+    "memory_fit": ("Memory fit", "Does the biggest job fit in the GPUs' memory?"),
+    "nvlink_domain": ("NVLink domain", "Does the biggest job ride in one coupled vehicle?"),
+    "fp64": ("FP64", "Is there a 64-bit engine for the science?"),
+    "throughput": ("Throughput", "How fast for each user, and for how many?"),
+    "utilization": ("Utilization", "How much of it would sit idle?"),
+    "rack_power": ("Rack power", "Does the room have the power per rack?"),
+    "cooling": ("Cooling", "Can the room carry the heat away?"),
+    "floor_load": ("Floor load", "Can the floor hold it?"),
+    "circuit": ("Circuit", "Will the wall circuit hold it?"),
+    "arch_portability": ("Arm and x86", "Will the software move from the desk to production?"),
+}
+
+
+def check_label(check: str) -> str:
+    """ "memory_fit" -> "Memory fit"; a check added later -> its id in words."""
+    return CHECKS.get(check, (check.replace("_", " ").capitalize(), ""))[0]
+
+
+MATCH_LABELS: dict[str, str] = {
+    "exact": "Exact",
+    "alias": "Alias",
+    "fuzzy": "Fuzzy: confirm",
+    "ambiguous": "Ambiguous: pick one",
+    "none": "No match",
+}
+KIND_LABELS: dict[str, str] = {
+    "inference": "Inference serving (the school bus)",
+    "rag": "Retrieval-augmented generation (the school bus)",
+    "training": "Training (the cement truck)",
+    "fine_tuning": "Fine-tuning (the cement truck)",
+    "lora": "LoRA fine-tuning",
+    "hpc": "FP64 scientific computing",
+    "vision": "Computer vision",
+    "vdi": "Virtual desktops",
+    "development": "Development",
+}
+#: The load kind inside a sentence: "inference, Qwen3-32B at FP8, 100 users …".
+KIND_WORDS: dict[str, str] = {
+    "inference": "inference",
+    "rag": "RAG",
+    "training": "training",
+    "fine_tuning": "full fine-tuning",
+    "lora": "LoRA fine-tuning",
+    "hpc": "FP64 HPC",
+    "vision": "computer vision",
+    "vdi": "virtual desktops",
+    "development": "development",
+}
+#: Cooling in a sentence ("air with rear-door heat exchangers cooling").
+COOLING_WORDS: dict[str, str] = {
+    "air": "air",
+    "air_rdhx": "air with rear-door heat exchangers",
+    "liquid": "liquid",
+    "air_or_liquid": "air or liquid",
+}
+
+
+def cooling_label(cooling: str) -> str:
+    """ "air_rdhx" -> "Air with rear-door heat exchangers"."""
+    return COOLING_WORDS.get(cooling, cooling.replace("_", " ")).capitalize()
+
+
+SITE_LABELS: dict[str, str] = {"datacenter": "Data center", "office": "Office"}
+CPU_LABELS: dict[str, str] = {"x86": "x86", "arm": "Arm"}
+
+
+# --- sizing and finding metrics ------------------------------------------------------------------
+
+#: The sizing figures in reading order: key, label, unit. Page, PDF and CLI print these rows.
+SIZING_ROWS: list[tuple[str, str, str]] = [
+    ("job_memory_gb", "Memory of the biggest single job", "GB"),
+    ("nvlink_domain_memory_gb", "Memory in one NVLink domain", "GB"),
+    ("decode_tokens_per_sec_bound", "One conversation, bandwidth bound", "tokens/s"),
+    ("tokens_per_sec_per_user", "Per user at the asked load", "tokens/s"),
+    ("max_concurrent_users", "Users served at the asked speed", "users"),
+    ("fp64_tflops", "FP64 on the quote", "TFLOPS"),
+    ("utilization_pct", "Utilization at the asked load", "%"),
+    ("power_kw", "Power, every system at maximum", "kW"),
+    ("rack_power_kw", "Power per rack", "kW"),
+    ("usable_rack_kw", "Usable power per rack (its limit)", "kW"),
+    ("racks_needed", "Racks needed", "racks"),
+    ("weight_lb", "Weight, every system", "lb"),
+    ("heat_btu_per_hr", "Heat, every system at maximum", "BTU/h"),
+    ("liquid_kw", "Heat into the liquid loop", "kW"),
+    ("air_kw", "Heat into the room's air", "kW"),
+    ("energy_kwh_per_year", "Energy a year (typical kW × 8,760 h × PUE)", "kWh"),
+    ("energy_cost_per_year", "Energy bill a year", "USD"),
+    ("co2_tonnes_per_year", "CO2 a year", "t"),
+]
+
+#: A metric key's suffix -> its unit ("floor_load_lb_per_sqft" -> "lb/sq ft").
+UNITS: tuple[tuple[str, str], ...] = (
+    ("_lb_per_sqft", "lb/sq ft"),
+    ("_per_sqft", "lb/sq ft"),
+    ("_tokens_per_sec", "tokens/s"),
+    ("_tbs", "TB/s"),
+    ("_gbs", "GB/s"),
+    ("_gb", "GB"),
+    ("_kw", "kW"),
+    ("_w", "W"),
+    ("_pct", "%"),
+    ("_lb", "lb"),
+    ("_tflops", "TFLOPS"),
+    ("_usd", "USD"),
+    ("_amps", "A"),
+    ("_volts", "V"),
+    ("_a", "A"),
+    ("_v", "V"),
+)
+#: Words that keep their capitals in a metric's label.
+CAPITALS: dict[str, str] = {
+    "nvlink": "NVLink",
+    "gpu": "GPU",
+    "gpus": "GPUs",
+    "fp64": "FP64",
+    "fp8": "FP8",
+    "fp4": "FP4",
+    "bf16": "BF16",
+    "kv": "KV",
+    "cpu": "CPU",
+    "tdp": "TDP",
+    "hbm": "HBM",
+    "rdhx": "RDHX",
+    "pcie": "PCIe",
+}
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def metric_label(key: str) -> tuple[str, str]:
+    """`nvlink_domain_memory_gb` -> ("NVLink domain memory", "GB"); `gpus_needed` ->
+    ("GPUs needed", ""): the unit from the suffix, capitals kept, on every face."""
+    unit = ""
+    for suffix, suffix_unit in UNITS:
+        if key.endswith(suffix):
+            key, unit = key.removesuffix(suffix), suffix_unit
+            break
+    words = [CAPITALS.get(word, word) for word in key.split("_") if word]
+    if words and words[0] == words[0].lower():
+        words[0] = words[0].capitalize()
+    return " ".join(words), unit
+
+
+def metric_value(value: Any) -> str:
+    """A finding's metric as printed: 57.2 -> "57.2"; True -> "yes"; None -> "—"; money as a
+    decimal string "528600" -> "528,600"; other text stays text."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float | Decimal):
+        return number_format(float(value))
+    if isinstance(value, list | tuple):
+        return ", ".join(metric_value(v) for v in value)
+    if isinstance(value, str) and _NUMBER.fullmatch(value):
+        return number_format(float(value))
+    return str(value)

@@ -22,3 +22,23 @@ document.addEventListener("htmx:xhr:progress", (event) => {
     bar.value = Math.round((100 * event.detail.loaded) / event.detail.total);
   }
 });
+
+// On a phone a wide table scrolls inside its own box (rightsize.css); a box that scrolls must
+// be reachable by keyboard, so each one that overflows gets tabindex=0 and a name.
+function scrollBoxesFocusable(root) {
+  const boxes = (root || document).querySelectorAll("table, .table-scroll");
+  boxes.forEach((box) => {
+    if (box.scrollWidth > box.clientWidth + 1 && !box.hasAttribute("tabindex")) {
+      box.setAttribute("tabindex", "0");
+      if (!box.hasAttribute("aria-label") && !box.hasAttribute("aria-labelledby")) {
+        const section = box.closest("section, article, form");
+        const heading = section ? section.querySelector("h1, h2, h3") : null;
+        box.setAttribute("aria-label", heading ? `${heading.textContent.trim()} (table)` : "Table");
+      }
+      if (box.tagName !== "TABLE" && !box.hasAttribute("role")) box.setAttribute("role", "region");
+    }
+  });
+}
+document.addEventListener("DOMContentLoaded", () => scrollBoxesFocusable(document));
+window.addEventListener("resize", () => scrollBoxesFocusable(document));
+document.addEventListener("htmx:afterSettle", (event) => scrollBoxesFocusable(event.target));

@@ -40,5 +40,5 @@ def test_feeds_on_the_form_and_racks_on_the_page(sessions):
     expect(page.locator("#chart-buy-rent svg")).to_be_visible()
     expect(page.get_by_text("none: no rack here can take one NVIDIA DGX B200")).to_be_visible()
     # 208 V × 30 A × √3 × 0.8 = 8.6 kW, one side of the A/B pair
-    expect(page.get_by_text("208 V × 30 A × √3 × 0.8 = 8.6 kW per feed").first).to_be_attached()
+    expect(page.get_by_text("208 V × 30 A × √3 × 0.8 = 8.65 kW per feed").first).to_be_attached()
     account.shot("review-colo-cage-four-semis")

@@ -137,7 +137,8 @@ def test_text_is_the_default_and_reads_like_the_field_guide():
     assert out.startswith("Rightsize review: quote.csv (USD 132,000.00)")
     assert "Verdict: FAIL" in out
     assert "2 × Supermicro SYS-521GE-TNRT" in out and "a work van" in out
-    assert "[CRITICAL] nvlink_domain" in out
+    # The check as the page and the PDF name it (apps.words.CHECKS), not its id.
+    assert "[CRITICAL] NVLink domain" in out
     assert "Blood pressure check:" in out
     assert "Finance: " in out and "Facilities: " in out
     assert "Right fit:" in out
@@ -369,9 +370,10 @@ def test_text_names_the_right_fit_when_there_is_one():
     )
     text = report_text(report)
     assert "Right fit: 1 × NVIDIA DGX B200, a semi (the quoted one). One 8-GPU domain" in text
-    assert "Largest single job: 512 GB" in text
-    assert "  Finance: raised\n    - Finance signs." in text
-    assert "Facilities: crisis (out in the parking lot having a moment)" in text
+    # The sizing row and the level as the page and the PDF label them (apps.words).
+    assert "Memory of the biggest single job: 512 GB" in text
+    assert "  Finance: Raised\n    - Finance signs." in text
+    assert "Facilities: Crisis (out in the parking lot having a moment)" in text
     assert "no vehicle we recognise" in text
 
 

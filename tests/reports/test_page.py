@@ -80,12 +80,15 @@ def test_vehicle_cards_say_what_the_drawing_shows():
 
 
 def test_metrics_carry_their_units():
-    assert page.metric("rack_power_kw", 57.2) == page.Metric("rack power", "57.2", "kW")
-    assert page.metric("idle_pct", 94.0) == page.Metric("idle", "94", "%")
-    assert page.metric("demand_tokens_per_sec", 1500) == page.Metric("demand", "1,500", "tokens/s")
-    assert page.metric("basis", "inference") == page.Metric("basis", "inference", "")
-    assert page.metric("fits", True) == page.Metric("fits", "yes", "")
-    assert page.metric("idle_usd", "528600.00") == page.Metric("idle", "528,600", "USD")
+    # The labels the PDF prints too (apps.words.metric_label): capitalised, capitals kept.
+    assert page.metric("rack_power_kw", 57.2) == page.Metric("Rack power", "57.2", "kW")
+    assert page.metric("idle_pct", 94.0) == page.Metric("Idle", "94", "%")
+    assert page.metric("demand_tokens_per_sec", 1500) == page.Metric("Demand", "1,500", "tokens/s")
+    assert page.metric("basis", "inference") == page.Metric("Basis", "inference", "")
+    assert page.metric("fits", True) == page.Metric("Fits", "yes", "")
+    assert page.metric("idle_usd", "528600.00") == page.Metric("Idle", "528,600", "USD")
+    # The page said "gpus needed" where the PDF said "GPUs needed"; now both say the latter.
+    assert page.metric("gpus_needed", 16) == page.Metric("GPUs needed", "16", "")
 
 
 def test_sizing_rows_leave_out_nulls_and_keep_what_moved():

@@ -130,8 +130,9 @@ def test_pdf_starts_with_magic_and_carries_findings_and_both_checks(a4_pdf: byte
         "systems × power_max_kw = 4 × 14.3 kW = 57.2 kW > 2 kW",
         "One semi holds the 1,000 GB job in one NVLink domain",
         "DGXB-G1440+P2CMI36",
-        "dgx-b200.weight_lb: 313.9 UNVERIFIED",  # text-transform: uppercase in print
-        "Rightsize quote review · Q-2024-0042",  # the running header
+        # the figure in words, not its catalog key (dgx-b200.weight_lb); uppercase in print
+        "NVIDIA DGX B200, weight 313.9 lb UNVERIFIED",
+        "Rightsize · Acme Systems quote Q-2024-0042",  # the running header: the title
         "14 March 2025",
     ):
         assert expected in flat, expected

@@ -19,6 +19,7 @@ from decimal import Decimal
 from apps.review.engine.checks._common import num, pct, usd
 from apps.review.engine.checks.circuit import amps_needed
 from apps.review.engine.checks.context import WASTE_IDLE_SHARE, ReviewContext
+from apps.review.engine.checks.throughput import DESK_FORM_FACTORS
 from apps.review.engine.schemas import LEVEL_ORDER, BloodPressure, Finding, Level, Pressure
 from apps.review.engine.sizing.facility import (
     DESK_AMPS,
@@ -47,10 +48,18 @@ def spend_level(amount: Decimal | None, thresholds: Sequence[float]) -> int:
     return len(thresholds)
 
 
+#: A reason that states a fact (the running bill): it never raises the gauge, always shows.
+FACT = -1
+
+
 def _pressure(reasons: list[Reason]) -> Pressure:
-    """The highest level reached, with its reasons first."""
-    level = max((lvl for lvl, _ in reasons), default=0)
-    ordered = [text for _, text in sorted(reasons, key=lambda r: -r[0])]
+    """The highest level reached, with its reasons first. A calm line ("Facilities didn't even
+    notice: the work van…") is true only under a calm gauge: once anything raises it, the calm
+    lines go, so a Crisis gauge never lists a reason to relax. A plain fact (level FACT: the
+    running bill) never raises the gauge and is always listed, last."""
+    level = max(0, max((lvl for lvl, _ in reasons), default=0))
+    kept = [r for r in reasons if r[0] != 0 or level == 0]
+    ordered = [text for _, text in sorted(kept, key=lambda r: -r[0])]
     name: Level = LEVEL_ORDER[level]  # type: ignore[assignment]
     return Pressure(level=name, reasons=ordered)
 
@@ -107,7 +116,7 @@ def finance_pressure(
     if energy is not None:
         reasons.append(
             (
-                0,
+                FACT,
                 f"The running bill: about {usd(energy.metrics['energy_usd_per_year'])} and "
                 f"{num(energy.metrics['co2_tonnes_per_year'])} t CO2 a year at typical draw.",
             )
@@ -123,7 +132,15 @@ def finance_pressure(
                 f"{titles}. After it fails, the right-fit system still has to be bought.",
             )
         )
-    return _pressure(reasons)
+    pressure = _pressure(reasons)
+    if amount is not None and base == 0 and pressure.level != "calm":
+        # Idleness or a wrong fit raised the gauge, so the calm "expensed it" line went (see
+        # _pressure); the spend itself is still a fact worth a line.
+        small = (
+            f"The spend itself is small: {usd(amount)}{note}, under the {usd(thresholds[0])} line."
+        )
+        pressure = pressure.model_copy(update={"reasons": [*pressure.reasons, small]})
+    return pressure
 
 
 def facilities_pressure(ctx: ReviewContext) -> Pressure:
@@ -194,9 +211,23 @@ def _datacenter_pressure(ctx: ReviewContext) -> Pressure:
     facility = ctx.facility
     budget = facility.rack_power_kw
     reasons: list[Reason] = []
-    if ctx.racks:
-        # every data-center system gets the walk-through; say it once, for the densest rack
-        densest, densest_plan = max(ctx.racks, key=lambda item: item[1].rack_kw or 0.0)
+    # A desk vehicle (a 240 W DGX Spark, a workstation) in a data center plugs into an outlet:
+    # no rack, no PDUs, nothing for Facilities to raise an eyebrow at.
+    racked = [(v, plan) for v, plan in ctx.racks if v.system.form_factor not in DESK_FORM_FACTORS]
+    for vehicle, _ in ctx.racks:
+        if vehicle.system.form_factor in DESK_FORM_FACTORS:
+            draw = vehicle.system.power_kw
+            watts = f" draws {num(draw * 1000)} W and" if draw is not None else ""
+            reasons.append(
+                (
+                    0,
+                    f"Facilities didn't even notice: the {vehicle.name}{watts} plugs into any "
+                    "outlet.",
+                )
+            )
+    if racked:
+        # every rack system gets the walk-through; say it once, for the densest rack
+        densest, densest_plan = max(racked, key=lambda item: item[1].rack_kw or 0.0)
         if densest_plan.rack_kw is not None and budget is not None:
             reasons.append(
                 (
@@ -209,7 +240,7 @@ def _datacenter_pressure(ctx: ReviewContext) -> Pressure:
             reasons.append(
                 (1, f"Facilities asks which rack and checks the PDUs for the {densest.name}.")
             )
-    for vehicle, plan in ctx.racks:
+    for vehicle, plan in racked:
         name = vehicle.name
         rack_kw = plan.rack_kw
         ratio = plan.overload_ratio

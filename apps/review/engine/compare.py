@@ -234,6 +234,37 @@ def _why(quotes: Sequence[ComparedQuote], order: Sequence[int], money_counts: bo
     return why[:1].upper() + why[1:]
 
 
+#: A workload field as the reason names it.
+WORKLOAD_FIELD_WORDS: dict[str, str] = {
+    "kind": "load",
+    "model": "model",
+    "precision": "precision",
+    "context_tokens": "context",
+    "concurrent_users": "users",
+    "tokens_per_sec_per_user": "speed per user",
+    "memory_gb": "job memory",
+    "fp64_tflops": "FP64 needed",
+}
+
+
+def workload_differences(reports: Sequence[ReviewReport]) -> str:
+    """What differs between the reviews' loads: "users 100 / 200; model Qwen3-32B / Llama 3"."""
+    dumps = [_without_name(r.workload) or {} for r in reports]
+    parts = []
+    for field in dict.fromkeys(k for d in dumps for k in d):
+        values = [d.get(field) for d in dumps]
+        if _same(values):
+            continue
+        shown = [
+            (v.get("name", "custom") if isinstance(v, dict) else "—" if v is None else str(v))
+            for v in values
+        ]
+        parts.append(
+            f"{WORKLOAD_FIELD_WORDS.get(field, field.replace('_', ' '))} {' / '.join(shown)}"
+        )
+    return "; ".join(parts) or "a load is missing"
+
+
 def quotes_compare(*, reviewed: Sequence[tuple[str, ReviewReport]]) -> Comparison:
     """Rank reviewed quotes for one workload (module doc). `reviewed` is (file, report) pairs in
     the order the user gave them; `best` indexes that order.
@@ -244,7 +275,11 @@ def quotes_compare(*, reviewed: Sequence[tuple[str, ReviewReport]]) -> Compariso
         raise CompareError("compare needs two quotes or more")
     reports = [report for _, report in reviewed]
     if not _same([_without_name(r.workload) for r in reports]):
-        raise CompareError("the quotes were reviewed for different workloads")
+        raise CompareError(
+            "the quotes were reviewed for different workloads "
+            f"({workload_differences(reports)}); edit the load on one review to match the "
+            "other and save it, then compare again"
+        )
     quotes = [compared_quote(file, report) for file, report in reviewed]
     money_counts = _same([q.currency for q in quotes])
 

@@ -81,7 +81,7 @@ def test_a_dgx_h100_does_not_fit_an_ab_208_v_30_a_cage(catalog: CatalogSnapshot)
     ctx = context(catalog, [quoted_system(catalog, "dgx-h100")], TRAINING, COLO_CAGE)
     finding = only(rack_power.check(ctx))
     assert finding.severity == "critical"
-    assert "208 V × 30 A × √3 × 0.8 = 8.6 kW per feed" in finding.formula
+    assert "208 V × 30 A × √3 × 0.8 = 8.65 kW per feed" in finding.formula
     assert "either side must carry the whole rack" in finding.detail
     assert finding.metrics["rack_budget_kw"] == pytest.approx(8.65)
 
@@ -261,7 +261,7 @@ def test_a_230_v_office_circuit(catalog: CatalogSnapshot) -> None:
 
 def test_the_right_fit_for_a_cage_fits_its_feeds(catalog: CatalogSnapshot) -> None:
     # a DGX H100 (10.2 kW) is over the cage's 8.6 kW A/B feeds; the right fit is one that runs
-    # on one side: 4 × H200 NVL at 4.5 kW, 1 per 8.6 kW rack
+    # on one side: 4 × H200 NVL at 4.5 kW, 1 per 8.65 kW rack
     report = run(
         catalog,
         [quoted_system(catalog, "dgx-h100")],
@@ -270,4 +270,4 @@ def test_the_right_fit_for_a_cage_fits_its_feeds(catalog: CatalogSnapshot) -> No
     )
     assert report.recommendation is not None
     assert report.recommendation.sku == "pcie-4x-h200-nvl"
-    assert "1 per 8.6 kW rack" in report.recommendation.why
+    assert "1 per 8.65 kW rack" in report.recommendation.why

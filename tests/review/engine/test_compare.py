@@ -140,6 +140,19 @@ def test_what_cannot_be_compared() -> None:
         quotes_compare(reviewed=[("a.csv", one), ("b.csv", other)])
 
 
+def test_why_two_loads_differ_and_what_to_change() -> None:
+    one = report_make([MEMORY_OK])
+    assert one.workload is not None
+    more = one.model_copy(
+        update={"workload": one.workload.model_copy(update={"concurrent_users": 200})}
+    )
+    with pytest.raises(CompareError) as raised:
+        quotes_compare(reviewed=[("a.csv", one), ("b.csv", more)])
+    users = one.workload.concurrent_users
+    assert f"(users {users} / 200)" in str(raised.value)
+    assert "edit the load on one review to match the other" in str(raised.value)
+
+
 def test_the_headline_is_the_worst_finding() -> None:
     bad = Finding(check="cooling", severity="critical", title="No rails", detail="Liquid only.")
     comparison = quotes_compare(

@@ -1,37 +1,25 @@
-"""What every check shares: number formatting in the report's voice and the Finding builder that
-carries the catalog figures behind a verdict (and says so when one is unverified)."""
+"""What every check shares: number formatting (from `apps.words`, the one voice of every face)
+and the Finding builder that carries the catalog figures behind a verdict (and says so when one
+is unverified)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from apps.review.engine.schemas import Finding, Severity
 from apps.review.engine.sizing.vehicle import Vehicle
+from apps.words import metric_label, number_format, number_precise, pct, plural, usd
+
+__all__ = ["num", "pct", "plural", "usd"]
 
 
-def num(value: float, digits: int = 1) -> str:
-    """14.3 · 1,440 · 8.3 · 0.58 (two digits below one)."""
-    if abs(value) >= 1000 or abs(value - round(value)) < 1e-9:
-        return f"{value:,.0f}"
-    if abs(value) < 1:
-        return f"{value:,.2f}"
-    return f"{value:,.{digits}f}"
-
-
-def plural(count: int, word: str) -> str:
-    """ "1 user" · "100 users"."""
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
-
-
-def usd(amount: Decimal | float) -> str:
-    return f"${amount:,.0f}"
-
-
-def pct(share: float) -> str:
-    return f"{share * 100:.0f} %"
+def num(value: float, digits: int | None = None) -> str:
+    """A figure in a finding, as the sizing table writes it (`apps.words.number_format`):
+    14.3 · 1,440 · 5.25 · 0.58. `digits` for a working figure inside a formula that needs
+    them (KV per sequence 0.125 GB)."""
+    return number_format(value) if digits is None else number_precise(value, digits)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,19 +28,42 @@ class FigureRef:
 
     text: str
     verified: bool
+    #: The figure in words for a sentence: "NVIDIA DGX B300 maximum power ~14 kW".
+    words: str = ""
 
 
 def _figure(key: str, owner: Any, field: str) -> FigureRef | None:
     if owner is None:
         return None
+    name = getattr(owner, "name", "") or key
+    label, unit = FIGURE_WORDS.get(field) or _in_a_sentence(*metric_label(field))
     fig = owner.figures.get(field)  # not .figure(): that copies to fill in the row's sources
     if fig is not None:
         status = "verified" if fig.verified else "unverified"
-        return FigureRef(f"{key}.{field}: {fig.raw} ({status})", fig.verified)
+        words = f"{name} {label} {fig.raw} {unit}".strip()
+        return FigureRef(f"{key}.{field}: {fig.raw} ({status})", fig.verified, words)
     value = getattr(owner, field, None)
     if value is None:
         return None
-    return FigureRef(f"{key}.{field}: {value:g} (catalog)", True)
+    words = f"{name} {label} {value:g} {unit}".strip()
+    return FigureRef(f"{key}.{field}: {value:g} (catalog)", True, words)
+
+
+def _in_a_sentence(label: str, unit: str) -> tuple[str, str]:
+    """ "Rack units" -> "rack units"; "FP64 tensor" stays "FP64 tensor"."""
+    first = label.split(" ", 1)[0]
+    return (label if first.isupper() else label[:1].lower() + label[1:]), unit
+
+
+#: Catalog fields in a sentence, where the key's own words read badly.
+FIGURE_WORDS: dict[str, tuple[str, str]] = {
+    "power_max_kw": ("maximum power", "kW"),
+    "base_power_kw": ("chassis power", "kW"),
+    "tdp_w_max": ("maximum board power", "W"),
+    "weight_lb": ("weight", "lb"),
+    "memory_gb": ("memory", "GB"),
+    "bandwidth_tbs": ("memory bandwidth", "TB/s"),
+}
 
 
 def system_figure(vehicle: Vehicle, field: str) -> FigureRef | None:
@@ -88,7 +99,8 @@ def finding_make(
     refs = list(dict.fromkeys(f for f in figures if f is not None))
     unverified = [f.text for f in refs if not f.verified]
     if unverified and severity in {"warning", "critical"}:
-        detail = f"{detail} This rests on an unverified figure: {'; '.join(unverified)}."
+        said = "; ".join(f.words or f.text for f in refs if not f.verified)
+        detail = f"{detail} This rests on an unverified figure: {said}."
     return Finding(
         check=check,
         severity=severity,

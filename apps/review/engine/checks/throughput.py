@@ -1,8 +1,10 @@
 """throughput: how many users the quote serves at the asked speed (the school bus's seats).
 
-Fewer than half the users served is critical ("hopeless for a department"), fewer than all a
-warning. The finding shows the field guide's bound (bandwidth ÷ bytes per token) and the
-realistic roofline estimate with its confidence.
+Fewer than half the users served is critical, fewer than all a warning. The field guide's desk
+lines ("Breakfast for one… hopeless for a department") only for a desk vehicle that seats one;
+a semi short of seats for 5,000 users is "Seats for 1,200 of 5,000 users". The finding shows
+the field guide's bound (bandwidth ÷ bytes per token) and the realistic roofline estimate with
+its confidence.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from apps.review.engine.schemas import Finding
 from apps.review.engine.sizing.throughput import COMPUTE_EFFICIENCY
 
 CHECK = "throughput"
+#: The desk vehicles: a Spark or a workstation serves one developer, not a department.
+DESK_FORM_FACTORS = frozenset({"phone", "laptop", "desktop", "workstation"})
 
 
 def check(ctx: ReviewContext) -> list[Finding]:
@@ -88,18 +92,29 @@ def check(ctx: ReviewContext) -> list[Finding]:
         "lower precision (FP8 halves the bytes read per token); or ask less speed per user."
     )
     if served < users / 2:
-        title = (
-            "Breakfast for one, and no friends are coming over"
-            if users > 1
-            else "Too slow for even one conversation"
-        )
-        detail = intro + estimate + " Hopeless for a department needing a production workload."
+        # The field guide's desk-machine lines ("Breakfast for one", "hopeless for a
+        # department") describe a Spark-sized vehicle; a semi that seats 1,200 of 5,000 users is
+        # short of seats, not a breakfast for one.
+        at_the_desk = vehicle.system.form_factor in DESK_FORM_FACTORS
+        if users <= 1:
+            title = "Too slow for even one conversation"
+            tail = ""
+        elif at_the_desk and served <= 1:
+            title = "Breakfast for one, and no friends are coming over"
+            tail = " Hopeless for a department needing a production workload."
+        else:
+            title = f"Seats for {served:,} of {users:,} users"
+            fleet = f" about {-(-users // served):,}× the engines quoted" if served else ""
+            tail = (
+                f" Fewer than half of the riders get a seat: the load needs{fleet or ' more'}"
+                f"{'' if served else ' engines than this vehicle has'}."
+            )
         return [
             finding_make(
                 CHECK,
                 "critical",
                 title,
-                detail,
+                intro + estimate + tail,
                 metrics=metrics,
                 formula=formula,
                 lever=lever,

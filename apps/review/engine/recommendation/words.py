@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from apps.review.engine.checks._common import gpu_figure, num, plural, system_figure
+from apps.review.engine.checks._common import gpu_figure, num, plural, system_figure, usd
 from apps.review.engine.recommendation.plans import Plan, desk_circuit
 from apps.review.engine.schemas import (
     Facility,
@@ -28,9 +28,7 @@ COOLING_WORDS = {
 }
 
 
-def money(amount: Decimal) -> str:
-    """$300,000 · $586 · $12.50 (cents only below $100)."""
-    return f"${amount:,.0f}" if amount >= 100 else f"${amount:,.2f}"
+money = usd  # $300,000 · $586 · $12.50 (cents only below $100), as every face writes it
 
 
 def _price_words(plan: Plan) -> str:
@@ -87,11 +85,12 @@ DEMAND_FIGURES: dict[str, tuple[str, ...]] = {
 
 
 def _unverified_words(plan: Plan) -> str:
-    """ "Unverified: pcie-4x-h200-nvl.power_max_kw: ~4.5 (unverified)." or nothing."""
+    """ " Resting on unverified figures: 4× H200 NVL PCIe server maximum power ~4.5 kW." or
+    nothing."""
     vehicle = plan.candidate.vehicle
     refs = [system_figure(vehicle, "power_max_kw")]
     refs += [gpu_figure(vehicle, field) for field in DEMAND_FIGURES[plan.demand.basis]]
-    texts = [r.text for r in refs if r is not None and not r.verified]
+    texts = [r.words or r.text for r in refs if r is not None and not r.verified]
     return f" Resting on unverified figures: {'; '.join(texts)}." if texts else ""
 
 
