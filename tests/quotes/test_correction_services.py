@@ -34,6 +34,7 @@ from tests.conftest import EXAMPLES
 
 DELL = EXAMPLES / "dell-xe9680-configurator-per-system"
 SERVICE = LineCorrection(role="service")
+XE9680 = LineCorrection(role="system", system="dell-xe9680")
 
 
 @pytest.fixture
@@ -177,36 +178,36 @@ def test_undoing_a_remembered_correction_forgets_it_for_the_vendor(people):
 
 
 def test_the_review_re_run_applies_the_correction_and_undo_restores_the_numbers(people):
-    """Today line 12 (ProDeploy Plus for PowerEdge XE9680, qty 2) reads as 2 more XE9680s:
-    4 × 8 = 32 GPUs, 4 × 11.0 kW = 44 kW. Corrected as a service: 2 × 8 = 16 GPUs, 22 kW;
-    each change is a new version of the review; undo is 44 kW again."""
+    """Line 12 (ProDeploy Plus for PowerEdge XE9680, qty 2) reads as a service: 2 × XE9680,
+    2 × 11.0 kW = 22 kW. Corrected (wrongly, but it is the user's word) as 2 more XE9680:
+    4 servers, 4 × 11.0 kW = 44 kW; each change is a new version; undo is 22 kW again."""
     quote = _upload(people)
     review = _review(people, quote)
-    assert (review.version, _xe9680s(review.report)) == (1, 4)
-    assert review.report["sizing"]["power_kw"] == pytest.approx(44.0)  # 4 × 11.0 kW
+    assert (review.version, _xe9680s(review.report)) == (1, 2)
+    assert review.report["sizing"]["power_kw"] == pytest.approx(22.0)  # 2 × 11.0 kW
     line = quote.lines.get(line=12)
     corrected = review_line_correct(
-        review=review, quote_line=line, correction=SERVICE, remember=False, user=people["account"]
+        review=review, quote_line=line, correction=XE9680, remember=False, user=people["account"]
     )
-    assert (corrected.version, _xe9680s(corrected.report)) == (2, 2)
-    assert corrected.report["sizing"]["power_kw"] == pytest.approx(22.0)  # 2 × 11.0 kW
+    assert (corrected.version, _xe9680s(corrected.report)) == (2, 4)
+    assert corrected.report["sizing"]["power_kw"] == pytest.approx(44.0)  # 4 × 11.0 kW
     read = {ln["line"]: ln for ln in corrected.report["quote"]["lines"]}
-    assert (read[12]["role"], read[12]["corrected"]) == ("service", True)
-    assert "line 12" in corrected.report["quote"]["reading"]
+    assert (read[12]["role"], read[12]["corrected"]) == ("system", True)
 
     undone = review_line_correction_undo(review=corrected, quote_line=line, user=people["account"])
-    assert (undone.version, _xe9680s(undone.report)) == (3, 4)
-    assert undone.report["sizing"]["power_kw"] == pytest.approx(44.0)
+    assert (undone.version, _xe9680s(undone.report)) == (3, 2)
+    assert undone.report["sizing"]["power_kw"] == pytest.approx(22.0)
     assert undone.report["quote"]["lines"][11]["corrected"] is False
 
 
 def test_the_first_review_of_an_upload_reads_the_vendor_remembered_corrections(people):
     """The upload page's path (review_upload: read, review, write in one go) applies what the
-    vendor remembers: the next Dell quote is 2 servers from the start, 2 × 11.0 kW = 22 kW."""
+    vendor remembers: line 12 remembered as an XE9680 makes the next Dell quote 4 servers from
+    the start, 4 × 11.0 kW = 44 kW."""
     first = _upload(people)
     quote_line_correct(
         quote_line=first.lines.get(line=12),
-        correction=SERVICE,
+        correction=XE9680,
         user=people["account"],
         remember=True,
     )
@@ -218,6 +219,6 @@ def test_the_first_review_of_an_upload_reads_the_vendor_remembered_corrections(p
         workload=Workload.model_validate(json.loads((DELL / "workload.json").read_text())),
         facility=Facility.model_validate(json.loads((DELL / "facility.json").read_text())),
     )
-    assert _xe9680s(review.report) == 2
-    assert review.report["sizing"]["power_kw"] == pytest.approx(22.0)
+    assert _xe9680s(review.report) == 4
+    assert review.report["sizing"]["power_kw"] == pytest.approx(44.0)
     assert review.report["quote"]["lines"][11]["corrected"] is True

@@ -7,239 +7,104 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
     dependencies = [
-        ("catalog", "0001_initial"),
-        ("sites", "0001_initial"),
+        ('catalog', '0001_initial'),
+        ('sites', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="QuoteFile",
+            name='QuoteFile',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("sha256", models.CharField(max_length=64, unique=True)),
-                (
-                    "blob",
-                    models.CharField(help_text="Storage name: uploads/<sha256>", max_length=200),
-                ),
-                ("size", models.PositiveBigIntegerField()),
-                ("detected_type", models.CharField(max_length=20)),
-                ("content_type", models.CharField(max_length=100)),
-                ("uploaded_at", models.DateTimeField(auto_now_add=True)),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('sha256', models.CharField(max_length=64, unique=True)),
+                ('blob', models.CharField(help_text='Storage name: uploads/<sha256>', max_length=200)),
+                ('size', models.PositiveBigIntegerField()),
+                ('detected_type', models.CharField(max_length=20)),
+                ('content_type', models.CharField(max_length=100)),
+                ('uploaded_at', models.DateTimeField(auto_now_add=True)),
             ],
         ),
         migrations.CreateModel(
-            name="Quote",
+            name='Quote',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("uuid", models.UUIDField(default=uuid.uuid4, editable=False, unique=True)),
-                ("display_name", models.CharField(max_length=255)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                ("vendor", models.CharField(blank=True, max_length=200)),
-                ("quote_number", models.CharField(blank=True, max_length=120)),
-                ("quote_date", models.CharField(blank=True, max_length=40)),
-                ("currency", models.CharField(default="USD", max_length=3)),
-                (
-                    "total",
-                    models.DecimalField(blank=True, decimal_places=2, max_digits=16, null=True),
-                ),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[
-                            ("parsed", "Parsed"),
-                            ("rejected", "Rejected (unreadable)"),
-                            ("needs_manual", "Needs manual entry"),
-                            ("error", "Error during validation"),
-                        ],
-                        max_length=20,
-                    ),
-                ),
-                ("parse_error", models.TextField(blank=True)),
-                ("version", models.PositiveIntegerField(default=1)),
-                (
-                    "organisation",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="quotes",
-                        to="sites.organisation",
-                    ),
-                ),
-                (
-                    "previous",
-                    models.OneToOneField(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="revision",
-                        to="quotes.quote",
-                    ),
-                ),
-                (
-                    "uploaded_by",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="uploaded_quotes",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "source_file",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="quotes",
-                        to="quotes.quotefile",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('uuid', models.UUIDField(default=uuid.uuid4, editable=False, unique=True)),
+                ('display_name', models.CharField(max_length=255)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('vendor', models.CharField(blank=True, max_length=200)),
+                ('quote_number', models.CharField(blank=True, max_length=120)),
+                ('quote_date', models.CharField(blank=True, max_length=40)),
+                ('currency', models.CharField(default='USD', max_length=3)),
+                ('total', models.DecimalField(blank=True, decimal_places=2, max_digits=16, null=True)),
+                ('status', models.CharField(choices=[('parsed', 'Parsed'), ('rejected', 'Rejected (unreadable)'), ('needs_manual', 'Needs manual entry'), ('error', 'Error during validation')], max_length=20)),
+                ('parse_error', models.TextField(blank=True)),
+                ('version', models.PositiveIntegerField(default=1)),
+                ('organisation', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='quotes', to='sites.organisation')),
+                ('previous', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='revision', to='quotes.quote')),
+                ('uploaded_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='uploaded_quotes', to=settings.AUTH_USER_MODEL)),
+                ('source_file', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='quotes', to='quotes.quotefile')),
             ],
             options={
-                "ordering": ["-created_at"],
+                'ordering': ['-created_at'],
             },
         ),
         migrations.CreateModel(
-            name="QuoteLine",
+            name='QuoteLine',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("line", models.PositiveIntegerField(help_text="1-based line number in the quote")),
-                (
-                    "source_row",
-                    models.PositiveIntegerField(help_text="Row number in the original file"),
-                ),
-                ("part_number", models.CharField(blank=True, max_length=200)),
-                ("description", models.TextField(blank=True)),
-                ("quantity", models.PositiveIntegerField(blank=True, null=True)),
-                (
-                    "unit_price",
-                    models.DecimalField(blank=True, decimal_places=2, max_digits=16, null=True),
-                ),
-                (
-                    "extended_price",
-                    models.DecimalField(blank=True, decimal_places=2, max_digits=16, null=True),
-                ),
-                ("raw_cells", models.JSONField(default=list)),
-                ("errors", models.JSONField(default=list)),
-                ("is_valid", models.BooleanField(default=True)),
-                (
-                    "match",
-                    models.CharField(
-                        choices=[
-                            ("exact", "Exact part number"),
-                            ("alias", "Known alias"),
-                            ("fuzzy", "Fuzzy match"),
-                            ("ambiguous", "Ambiguous"),
-                            ("none", "No match"),
-                        ],
-                        default="none",
-                        max_length=12,
-                    ),
-                ),
-                ("match_score", models.FloatField(blank=True, null=True)),
-                (
-                    "part",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="quote_lines",
-                        to="catalog.part",
-                    ),
-                ),
-                (
-                    "quote",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="lines",
-                        to="quotes.quote",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('line', models.PositiveIntegerField(help_text='1-based line number in the quote')),
+                ('source_row', models.PositiveIntegerField(help_text='Row number in the original file')),
+                ('part_number', models.CharField(blank=True, max_length=200)),
+                ('description', models.TextField(blank=True)),
+                ('quantity', models.PositiveIntegerField(blank=True, null=True)),
+                ('unit_price', models.DecimalField(blank=True, decimal_places=2, max_digits=16, null=True)),
+                ('extended_price', models.DecimalField(blank=True, decimal_places=2, max_digits=16, null=True)),
+                ('raw_cells', models.JSONField(default=list)),
+                ('errors', models.JSONField(default=list)),
+                ('is_valid', models.BooleanField(default=True)),
+                ('match', models.CharField(choices=[('exact', 'Exact part number'), ('alias', 'Known alias'), ('fuzzy', 'Fuzzy match'), ('ambiguous', 'Ambiguous'), ('none', 'No match')], default='none', max_length=12)),
+                ('match_score', models.FloatField(blank=True, null=True)),
+                ('part', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='quote_lines', to='catalog.part')),
+                ('quote', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='lines', to='quotes.quote')),
             ],
             options={
-                "ordering": ["quote", "line"],
+                'ordering': ['quote', 'line'],
             },
         ),
         migrations.CreateModel(
-            name="VendorPartMapping",
+            name='VendorPartMapping',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("vendor", models.CharField(max_length=200)),
-                (
-                    "text",
-                    models.CharField(
-                        help_text="Normalised part number or description", max_length=300
-                    ),
-                ),
-                ("confirmed_at", models.DateTimeField(auto_now_add=True)),
-                (
-                    "confirmed_by",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "part",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="mappings",
-                        to="catalog.part",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('vendor', models.CharField(max_length=200)),
+                ('text', models.CharField(help_text='Normalised part number or description', max_length=300)),
+                ('confirmed_at', models.DateTimeField(auto_now_add=True)),
+                ('confirmed_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('part', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='mappings', to='catalog.part')),
             ],
         ),
         migrations.AddConstraint(
-            model_name="quote",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("version__gte", 1)), name="quote_version_positive"
-            ),
+            model_name='quote',
+            constraint=models.CheckConstraint(condition=models.Q(('version__gte', 1)), name='quote_version_positive'),
         ),
         migrations.AddConstraint(
-            model_name="quote",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("total__isnull", True), ("total__gte", 0), _connector="OR"),
-                name="quote_total_non_negative",
-            ),
+            model_name='quote',
+            constraint=models.CheckConstraint(condition=models.Q(('total__isnull', True), ('total__gte', 0), _connector='OR'), name='quote_total_non_negative'),
         ),
         migrations.AddConstraint(
-            model_name="quoteline",
-            constraint=models.UniqueConstraint(fields=("quote", "line"), name="quote_line_unique"),
+            model_name='quoteline',
+            constraint=models.UniqueConstraint(fields=('quote', 'line'), name='quote_line_unique'),
         ),
         migrations.AddConstraint(
-            model_name="quoteline",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    ("unit_price__isnull", True), ("unit_price__gte", 0), _connector="OR"
-                ),
-                name="quote_line_unit_price_non_negative",
-            ),
+            model_name='quoteline',
+            constraint=models.CheckConstraint(condition=models.Q(('unit_price__isnull', True), ('unit_price__gte', 0), _connector='OR'), name='quote_line_unit_price_non_negative'),
         ),
         migrations.AddConstraint(
-            model_name="vendorpartmapping",
-            constraint=models.UniqueConstraint(
-                fields=("vendor", "text"), name="vendor_mapping_unique"
-            ),
+            model_name='vendorpartmapping',
+            constraint=models.UniqueConstraint(fields=('vendor', 'text'), name='vendor_mapping_unique'),
         ),
     ]

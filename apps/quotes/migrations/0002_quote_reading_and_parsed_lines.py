@@ -4,19 +4,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("quotes", "0001_initial"),
+        ('quotes', '0001_initial'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="quote",
-            name="reading",
+            model_name='quote',
+            name='reading',
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AddField(
-            model_name="quoteline",
-            name="parsed",
+            model_name='quoteline',
+            name='parsed',
             field=models.JSONField(blank=True, default=dict),
         ),
     ]

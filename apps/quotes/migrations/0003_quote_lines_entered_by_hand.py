@@ -6,26 +6,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("quotes", "0002_quote_reading_and_parsed_lines"),
+        ('quotes', '0002_quote_reading_and_parsed_lines'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="quote",
-            name="entered_at",
+            model_name='quote',
+            name='entered_at',
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name="quote",
-            name="entered_by",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="entered_quotes",
-                to=settings.AUTH_USER_MODEL,
-            ),
+            model_name='quote',
+            name='entered_by',
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='entered_quotes', to=settings.AUTH_USER_MODEL),
         ),
     ]
