@@ -140,3 +140,113 @@ class VendorPartMapping(models.Model):
 
     def __str__(self) -> str:
         return f"{self.vendor}: {self.text} -> {self.part}"
+
+
+class LineRoleChoice(models.TextChoices):
+    """What a quote line is (apps.quotes.schemas.LineRole), with the words the pages use."""
+
+    SYSTEM = "system", "System"
+    GPU_BOARD = "gpu_board", "GPU board (HGX / baseboard)"
+    GPU_CARD = "gpu_card", "GPU card"
+    NVLINK_BRIDGE = "nvlink_bridge", "NVLink bridge"
+    CHASSIS = "chassis", "Chassis / CTO base"
+    COMPONENT = "component", "Component"
+    SERVICE = "service", "Service"
+    ACCESSORY = "accessory", "Accessory / kit"
+    DISCOUNT = "discount", "Discount"
+    SUBTOTAL = "subtotal", "Subtotal"
+    TOTAL = "total", "Total"
+    TAX = "tax", "Tax"
+    FREIGHT = "freight", "Freight"
+    NOTE = "note", "Note"
+    UNKNOWN = "unknown", "Not read"
+
+
+class CorrectionAction(models.TextChoices):
+    CORRECT = "correct", "Corrected"
+    UNDO = "undo", "Undone"
+
+
+class VendorLineCorrection(models.Model):
+    """A line correction a user asked to remember for this vendor: every later quote (and
+    re-run) from the vendor reads a line with the same part number or text this way, until
+    someone removes it. Removal is kept (who, when), not deleted."""
+
+    vendor = models.CharField(max_length=200)
+    text = models.CharField(max_length=300, help_text="Normalised part number or description")
+    role = models.CharField(max_length=20, choices=LineRoleChoice.choices, blank=True)
+    system = models.CharField(max_length=100, blank=True)
+    gpu = models.CharField(max_length=100, blank=True)
+    gpus_per_system = models.PositiveIntegerField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    removed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["vendor", "text", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["vendor", "text"],
+                condition=Q(removed_at__isnull=True),
+                name="vendor_line_correction_active_unique",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.vendor}: {self.text} -> {self.role or self.system or self.gpu}"
+
+
+def _reading_words(fields: dict) -> str:
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in fields.items()) or "as read"
+
+
+class QuoteLineCorrection(models.Model):
+    """Append-only history of one line's corrections: a "correct" row lays a reading over
+    the line, an "undo" row takes the newest one still standing off again (so undo restores
+    the reading before it). Each row keeps what the line read before and after (``before``,
+    ``after``: {role, system, gpu, gpus_per_system}), who and when: the audit trail."""
+
+    quote_line = models.ForeignKey(QuoteLine, on_delete=models.CASCADE, related_name="corrections")
+    action = models.CharField(max_length=10, choices=CorrectionAction.choices)
+    role = models.CharField(max_length=20, choices=LineRoleChoice.choices, blank=True)
+    system = models.CharField(max_length=100, blank=True)
+    gpu = models.CharField(max_length=100, blank=True)
+    gpus_per_system = models.PositiveIntegerField(null=True, blank=True)
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    remembered = models.ForeignKey(
+        VendorLineCorrection,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="line_corrections",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["quote_line", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"line {self.quote_line_id} {self.action}: {self.before_words} -> {self.after_words}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if self.pk is not None:
+            raise PermissionError("Line corrections are append-only")
+        super().save(*args, **kwargs)
+
+    @property
+    def before_words(self) -> str:
+        """ "role service, gpus per system 4", or "as read"."""
+        return _reading_words(self.before)
+
+    @property
+    def after_words(self) -> str:
+        return _reading_words(self.after)

@@ -25,12 +25,31 @@ from django.utils import timezone
 
 from apps.catalog.services import catalog_snapshot
 from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.corrections import CorrectionError, correction_check
 from apps.quotes.intake import QuoteIntake, quote_intake_parsed
 from apps.quotes.matching import lines_match, mapping_key
-from apps.quotes.models import Quote, QuoteFile, QuoteLine, QuoteStatus, VendorPartMapping
+from apps.quotes.models import (
+    CorrectionAction,
+    Quote,
+    QuoteFile,
+    QuoteLine,
+    QuoteLineCorrection,
+    QuoteStatus,
+    VendorLineCorrection,
+    VendorPartMapping,
+)
 from apps.quotes.parsing import ParsedQuote, QuoteParseError, parse_upload
 from apps.quotes.parsing.detect import type_detect
-from apps.quotes.selectors import catalog_part_ids, vendor_key, vendor_mappings
+from apps.quotes.schemas import LineCorrection
+from apps.quotes.selectors import (
+    catalog_part_ids,
+    correction_of,
+    corrections_standing,
+    line_key,
+    vendor_key,
+    vendor_line_corrections,
+    vendor_mappings,
+)
 from apps.quotes.storage import blob_store, display_name_clean
 
 if TYPE_CHECKING:
@@ -52,6 +71,10 @@ _MONEY_LIMIT = Decimal("1e14")  # DecimalField(max_digits=16, decimal_places=2)
 
 class QuoteRevisionError(Exception):
     """A revision of another organisation's quote."""
+
+
+class NothingToUndo(Exception):
+    """An undo on a line with no correction standing."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +130,13 @@ def quote_read(
     catalog = catalog or catalog_snapshot()
     try:
         intake = quote_intake_parsed(
-            parsed, catalog, mappings=vendor_mappings(vendor=parsed.vendor)
+            parsed,
+            catalog,
+            mappings=vendor_mappings(vendor=parsed.vendor),
+            corrections=vendor_line_corrections(
+                vendor=parsed.vendor,
+                lines=[(line.part_number, line.description) for line in parsed.lines],
+            ),
         )
     except Exception as error:
         _quote_record(
@@ -334,3 +363,108 @@ def quote_rematch(*, quote: Quote, catalog: CatalogSnapshot | None = None) -> in
             changed.append(line)
     QuoteLine.objects.bulk_update(changed, ["match", "match_score", "part"])
     return len(changed)
+
+
+def _correction_fields(correction: LineCorrection) -> dict[str, Any]:
+    return {
+        "role": correction.role or "",
+        "system": correction.system or "",
+        "gpu": correction.gpu or "",
+        "gpus_per_system": correction.gpus_per_system,
+    }
+
+
+def _correction_words(row: QuoteLineCorrection | None) -> dict[str, Any]:
+    """What a standing correction says, for the before/after of the audit trail ({} = the
+    line as the reader read it)."""
+    if row is None:
+        return {}
+    fields = {"role": row.role, "system": row.system, "gpu": row.gpu}
+    words: dict[str, Any] = {k: v for k, v in fields.items() if v}
+    if row.gpus_per_system is not None:
+        words["gpus_per_system"] = row.gpus_per_system
+    return words
+
+
+def quote_line_correct(
+    *,
+    quote_line: QuoteLine,
+    correction: LineCorrection,
+    user: User,
+    remember: bool,
+    catalog: CatalogSnapshot | None = None,
+) -> QuoteLineCorrection:
+    """ "Line 12 is a service", "line 1 carries 4 × RTX PRO 6000 Max-Q": lay the correction
+    over the line's reading (the next re-run of the review reads it), keeping who, when and
+    what it read before. ``remember`` also keeps it for the quote's vendor: later quotes with
+    the same part number (or text) read the same. Raises CorrectionError for a system or GPU
+    the catalog does not know, or a correction that says nothing."""
+    if not correction.model_dump(exclude_none=True):
+        raise CorrectionError(f"line {quote_line.line}: say what the line is")
+    correction_check(correction, catalog or catalog_snapshot())
+    quote = quote_line.quote
+    with transaction.atomic():
+        QuoteLine.objects.select_for_update().get(pk=quote_line.pk)  # one correction at a time
+        stack = corrections_standing(quote=quote).get(quote_line.line, [])
+        remembered = None
+        if remember:
+            vendor, text = (
+                vendor_key(quote.vendor),
+                line_key(part_number=quote_line.part_number, description=quote_line.description),
+            )
+            VendorLineCorrection.objects.filter(
+                vendor=vendor, text=text, removed_at__isnull=True
+            ).update(removed_by=user, removed_at=timezone.now())
+            remembered = VendorLineCorrection.objects.create(
+                vendor=vendor, text=text, created_by=user, **_correction_fields(correction)
+            )
+        row = QuoteLineCorrection(
+            quote_line=quote_line,
+            action=CorrectionAction.CORRECT,
+            remembered=remembered,
+            created_by=user,
+            before=_correction_words(stack[-1] if stack else None),
+            **_correction_fields(correction),
+        )
+        row.after = _correction_words(row)
+        row.save()
+    return row
+
+
+def quote_line_correction_undo(*, quote_line: QuoteLine, user: User) -> QuoteLineCorrection:
+    """Take the newest standing correction of the line off: the line reads as it did before
+    it (the correction under it, or the reader's reading). A correction that was remembered
+    for the vendor is forgotten with it. Raises NothingToUndo when nothing stands."""
+    with transaction.atomic():
+        QuoteLine.objects.select_for_update().get(pk=quote_line.pk)
+        stack = corrections_standing(quote=quote_line.quote).get(quote_line.line, [])
+        if not stack:
+            raise NothingToUndo(f"line {quote_line.line} has no correction to undo")
+        top = stack[-1]
+        if top.remembered is not None and top.remembered.removed_at is None:
+            vendor_correction_remove(vendor_correction=top.remembered, user=user)
+        below = stack[-2] if len(stack) > 1 else None
+        row = QuoteLineCorrection(
+            quote_line=quote_line,
+            action=CorrectionAction.UNDO,
+            created_by=user,
+            before=_correction_words(top),
+            after=_correction_words(below),
+            **(_correction_fields(correction_of(below)) if below else {}),
+        )
+        row.save()
+    return row
+
+
+def vendor_correction_remove(
+    *, vendor_correction: VendorLineCorrection, user: User
+) -> VendorLineCorrection:
+    """Forget a remembered correction: the vendor's next quotes read that line as the reader
+    does. Kept with who removed it and when (idempotent: removing twice changes nothing)."""
+    updated = VendorLineCorrection.objects.filter(
+        pk=vendor_correction.pk, removed_at__isnull=True
+    ).update(removed_by=user, removed_at=timezone.now())
+    vendor_correction.refresh_from_db()
+    if updated:
+        vendor_correction.removed_by = user
+    return vendor_correction

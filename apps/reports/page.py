@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from apps import words
+from apps.quotes.corrections import line_role
+from apps.quotes.models import LineRoleChoice
 
 # The pictures live next door; the page and the PDF read them through this module.
 from apps.reports.drawings import (  # noqa: F401
@@ -239,7 +241,8 @@ def sizing_rows(report: ReviewReport, *, before: ReviewReport | None = None) -> 
 
 @dataclass
 class LineRow:
-    """A quote line as the page shows it: the report's view plus the stored row's errors."""
+    """A quote line as the page shows it: the report's view plus the stored row's errors, its
+    role as read (or corrected) and how deep it nests under its parent line."""
 
     line: Any
     errors: list[str] = field(default_factory=list)
@@ -247,13 +250,56 @@ class LineRow:
     part_id: int | None = None
     needs_confirmation: bool = False
     match_label: str = ""
+    role: str = "unknown"
+    role_label: str = ""
+    depth: int = 0
+    standing: Any = None  # the line's correction in force (QuoteLineCorrection), if any
+    form: Any = None  # the inline correction form, for those who may correct
+
+
+#: "high confidence": how sure the reading is, in words.
+CONFIDENCE_LABELS = {
+    "high": "high confidence",
+    "medium": "medium confidence",
+    "low": "low confidence",
+}
+
+
+def _nested_order(lines: list[Any]) -> list[tuple[Any, int]]:
+    """Lines grouped under their parent, in quote order: (line, depth). A parent that is not
+    on the quote (or a loop) leaves the line at the top."""
+    numbers = {line.line for line in lines}
+    children: dict[int, list[Any]] = {}
+    top = []
+    for line in lines:
+        if line.parent is not None and line.parent in numbers and line.parent != line.line:
+            children.setdefault(line.parent, []).append(line)
+        else:
+            top.append(line)
+    out: list[tuple[Any, int]] = []
+    seen: set[int] = set()
+
+    def walk(line: Any, depth: int) -> None:
+        if line.line in seen:
+            return
+        seen.add(line.line)
+        out.append((line, depth))
+        for child in children.get(line.line, []):
+            walk(child, depth + 1)
+
+    for line in top:
+        walk(line, 0)
+    out.extend((line, 0) for line in lines if line.line not in seen)  # a loop of parents
+    return out
 
 
 def line_rows(report: ReviewReport, stored: dict[int, Any]) -> list[LineRow]:
-    """Join the report's lines with the stored QuoteLine rows (keyed by line number)."""
+    """Join the report's lines with the stored QuoteLine rows (keyed by line number), each
+    sub-line right after the line it nests under."""
     rows = []
-    for line in report.quote.lines:
+    for line, depth in _nested_order(list(report.quote.lines)):
         row = stored.get(line.line)
+        role = line_role(line)
         rows.append(
             LineRow(
                 line=line,
@@ -262,6 +308,9 @@ def line_rows(report: ReviewReport, stored: dict[int, Any]) -> list[LineRow]:
                 part_id=row.part_id if row is not None else None,
                 needs_confirmation=line.match in NEEDS_CONFIRMATION and row is not None,
                 match_label=MATCH_LABELS.get(line.match, line.match),
+                role=role,
+                role_label=LineRoleChoice(role).label,
+                depth=depth,
             )
         )
     return rows

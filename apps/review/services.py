@@ -22,8 +22,15 @@ from apps.catalog.services import catalog_snapshot
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.intake import QuoteIntake, quote_intake_parsed
 from apps.quotes.parsing.manual import GridRow, manual_quote
-from apps.quotes.selectors import quote_intake_stored, vendor_mappings
-from apps.quotes.services import quote_manual_record, quote_read, quote_record
+from apps.quotes.schemas import LineCorrection
+from apps.quotes.selectors import quote_intake_stored, vendor_line_corrections, vendor_mappings
+from apps.quotes.services import (
+    quote_line_correct,
+    quote_line_correction_undo,
+    quote_manual_record,
+    quote_read,
+    quote_record,
+)
 from apps.review.engine.schemas import SEVERITY_ORDER, Facility, ReviewReport, Workload
 from apps.review.models import AuditEvent, Review, ReviewStatus
 from apps.review.pipeline import review_of_intake
@@ -32,7 +39,7 @@ from apps.sites.access import role_of
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-    from apps.quotes.models import Quote
+    from apps.quotes.models import Quote, QuoteLine
     from apps.sites.models import Organisation
 
 
@@ -174,7 +181,15 @@ def review_manual(
     attached). Raises QuoteParseError naming the grid row and column; nothing is written."""
     catalog = catalog_snapshot()
     parsed = manual_quote(rows)
-    intake = quote_intake_parsed(parsed, catalog, mappings=vendor_mappings(vendor=parsed.vendor))
+    intake = quote_intake_parsed(
+        parsed,
+        catalog,
+        mappings=vendor_mappings(vendor=parsed.vendor),
+        corrections=vendor_line_corrections(
+            vendor=parsed.vendor,
+            lines=[(line.part_number, line.description) for line in parsed.lines],
+        ),
+    )
     report = review_report(intake=intake, workload=workload, facility=facility, catalog=catalog)
     with transaction.atomic():
         stored = quote_manual_record(
@@ -337,3 +352,37 @@ def _changes_reason(changes: list[FindingChange]) -> str:
         return "Findings changed."
     parts = [f"{c.check}: {c.before or 'none'} → {c.after or 'none'}" for c in changes]
     return "Findings changed: " + "; ".join(parts)
+
+
+def review_line_correct(
+    *,
+    review: Review,
+    quote_line: QuoteLine,
+    correction: LineCorrection,
+    remember: bool,
+    user: User,
+) -> Review:
+    """Correct how one line of the review's quote was read and re-run the review (version + 1)
+    in one transaction: a correction the catalog cannot carry out (CorrectionError) or a
+    review that moved meanwhile (ReviewChanged) leaves nothing half-written."""
+    with transaction.atomic():
+        quote_line_correct(
+            quote_line=quote_line, correction=correction, user=user, remember=remember
+        )
+        return _rerun_same_inputs(review=review, user=user)
+
+
+def review_line_correction_undo(*, review: Review, quote_line: QuoteLine, user: User) -> Review:
+    """Undo the line's newest correction and re-run the review: the numbers go back."""
+    with transaction.atomic():
+        quote_line_correction_undo(quote_line=quote_line, user=user)
+        return _rerun_same_inputs(review=review, user=user)
+
+
+def _rerun_same_inputs(*, review: Review, user: User) -> Review:
+    return review_rerun(
+        review=review,
+        workload=Workload.model_validate(review.workload),
+        facility=Facility.model_validate(review.facility),
+        user=user,
+    )

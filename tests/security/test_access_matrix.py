@@ -21,7 +21,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from apps.quotes.models import QuoteLine
+from apps.quotes.models import QuoteLine, VendorLineCorrection
 from apps.review.models import Review
 from tests.review.factories import review_make
 
@@ -34,6 +34,7 @@ class World:
 
     review: Review
     line: QuoteLine
+    remembered: VendorLineCorrection
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,14 @@ def line(w: World) -> dict[str, Any]:
     return {"pk": w.line.pk}
 
 
+def review_line(w: World) -> dict[str, Any]:
+    return {"uuid": w.review.uuid, "line": w.line.line}
+
+
+def remembered(w: World) -> dict[str, Any]:
+    return {"pk": w.remembered.pk}
+
+
 def system(w: World) -> dict[str, Any]:
     return {"key": "dgx-b200"}
 
@@ -105,11 +114,16 @@ MATRIX: dict[str, Entry] = {
     "quotes:lines_for": get(quote, (302, 403, 403, 404, 403, 404)),
     "quotes:lines_check": post(None, (302, 403, 403, 200, 403, 200)),
     "quotes:lines_submit": post(None, (302, 403, 403, 400, 403, 400)),
+    "quotes:vendor_corrections": get(None, (302, 403, 403, 200, 403, 200)),
+    "quotes:vendor_correction_remove": post(remembered, (302, 403, 403, 302, 403, 302)),
     "review_list": get(None, (302, 200, 200, 200, 200, 200)),
     "review:detail": get(review_as_uuid, (302, 200, 404, 200, 200, 200)),
     "review:rerun": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
     "review:preview": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
     "review:revise": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
+    # An empty correction is the form again (400); undo with nothing to undo is 409.
+    "review:line_correct": post(review_line, (302, 403, 403, 400, 403, 400)),
+    "review:line_undo": post(review_line, (302, 403, 403, 409, 403, 409)),
     "review:queue": get(None, (302, 403, 403, 403, 200, 200)),
     "review:approve": post(review, (302, 403, 403, 403, 302, 302), data=decision),
     "review:reject": post(review, (302, 403, 403, 403, 302, 302), data=decision),
@@ -163,7 +177,10 @@ def world(demo) -> World:
     quote_line = QuoteLine.objects.create(
         quote=flagged.quote, line=1, source_row=2, part_number="MYSTERY-1", description="?"
     )
-    return World(review=flagged, line=quote_line)
+    kept = VendorLineCorrection.objects.create(
+        vendor="northwind", text="mystery 1", role="service", created_by=account
+    )
+    return World(review=flagged, line=quote_line, remembered=kept)
 
 
 @pytest.mark.django_db

@@ -19,7 +19,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from apps.quotes.models import Quote, QuoteLine
+from apps.quotes.models import Quote, QuoteLine, QuoteLineCorrection, VendorLineCorrection
+from apps.quotes.schemas import LineCorrection
+from apps.quotes.services import quote_line_correct
 from apps.review import services
 from apps.review.models import AuditEvent, Review, ReviewStatus
 from tests.review.factories import report_make, review_make
@@ -66,6 +68,8 @@ def state(w: World) -> tuple[Any, ...]:
         Quote.objects.count(),
         QuoteLine.objects.count(),
         _report_files(),
+        QuoteLineCorrection.objects.count(),
+        VendorLineCorrection.objects.filter(removed_at__isnull=True).count(),
     )
 
 
@@ -83,6 +87,19 @@ def _part_pk() -> int:
 
 def decision(w: World) -> dict[str, Any]:
     return {"version": w.review.version, "reason": "CSRF test"}
+
+
+def a_correction(w: World) -> None:
+    quote_line_correct(
+        quote_line=w.line,
+        correction=LineCorrection(role="service"),
+        user=User.objects.get(username="account"),
+        remember=True,
+    )
+
+
+def line_url(name: str) -> Callable[[World], str]:
+    return lambda w: reverse(name, kwargs={"uuid": w.review.uuid, "line": w.line.line})
 
 
 def to_changes_requested(w: World) -> None:
@@ -167,6 +184,28 @@ CASES: dict[str, Case] = {
         lambda w: {"row-TOTAL_FORMS": "0", "row-INITIAL_FORMS": "0", "pasted": "A-1\tCable\t2"},
         200,
         changes_state=False,
+    ),
+    "line_correct": Case(
+        "account_team",
+        line_url("review:line_correct"),
+        lambda w: {"c1-role": "service", "version": w.review.version},
+        200,
+    ),
+    "line_undo": Case(
+        "account_team",
+        line_url("review:line_undo"),
+        lambda w: {"version": w.review.version},
+        200,
+        setup=a_correction,
+    ),
+    "vendor_correction_remove": Case(
+        "admin",
+        lambda w: reverse(
+            "quotes:vendor_correction_remove", kwargs={"pk": VendorLineCorrection.objects.get().pk}
+        ),
+        lambda w: {},
+        200,
+        setup=a_correction,
     ),
     "report_request": Case(
         "customer", uuid_url("reports:request"), lambda w: {"page_size": "A4"}, 200
@@ -259,6 +298,9 @@ def test_every_state_changing_url_has_a_case():
         "quotes:line_confirm",
         "quotes:lines_submit",
         "quotes:lines_check",
+        "review:line_correct",
+        "review:line_undo",
+        "quotes:vendor_correction_remove",
     }
     exempt = {"logout": "Django's LogoutView: CSRF-checked by the middleware like every POST"}
     missing = posts - covered - set(exempt)

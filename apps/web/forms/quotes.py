@@ -6,12 +6,15 @@ spreadsheet is the parser's call (an HTML page renamed quote.xlsx is its error, 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
 from django.template.defaultfilters import filesizeformat
 
+from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.models import LineRoleChoice
+from apps.quotes.schemas import LineCorrection
 from apps.sites.models import Organisation
 
 
@@ -63,3 +66,54 @@ class QuoteUploadForm(QuoteFileForm):
         label="Customer",
         empty_label="Choose the customer…",
     )
+
+
+class LineCorrectionForm(forms.Form):
+    """What one quote line is, as the account team says: its role, the system it is, the GPU
+    it carries and how many per system. Fields left empty keep the reading. Prefixed by the
+    line number ("c12-role"), so every line of the page has its own form."""
+
+    role = forms.ChoiceField(label="Role", required=False)
+    system = forms.ChoiceField(label="System", required=False)
+    gpu = forms.ChoiceField(label="GPU model", required=False)
+    gpus_per_system = forms.IntegerField(
+        label="GPUs per system", required=False, min_value=0, max_value=1024
+    )
+    remember = forms.BooleanField(
+        label="Remember for this vendor",
+        required=False,
+        help_text="Later quotes from this vendor read a line with this part number the same way.",
+    )
+
+    def __init__(self, data: Any = None, *, line: int, catalog: CatalogSnapshot) -> None:
+        super().__init__(data, prefix=f"c{line}")
+        self.line = line
+        keep = [("", "As read")]
+        systems = sorted(catalog.systems, key=lambda s: s.name)
+        gpus = sorted(catalog.gpus, key=lambda g: g.name)
+        choices = {
+            "role": keep + list(LineRoleChoice.choices),
+            "system": keep + [(s.key, s.name) for s in systems],
+            "gpu": keep + [(g.key, g.name) for g in gpus],
+        }
+        for name, options in choices.items():
+            cast("forms.ChoiceField", self.fields[name]).choices = options
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not self.errors and not any(
+            data.get(name) not in (None, "")
+            for name in ("role", "system", "gpu", "gpus_per_system")
+        ):
+            raise forms.ValidationError(f"Say what line {self.line} is: pick at least one field.")
+        return data
+
+    @property
+    def correction(self) -> LineCorrection:
+        data = self.cleaned_data
+        return LineCorrection(
+            role=data.get("role") or None,
+            system=data.get("system") or None,
+            gpu=data.get("gpu") or None,
+            gpus_per_system=data.get("gpus_per_system"),
+        )

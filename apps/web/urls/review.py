@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.web.views import compare, export, finance, review
+from apps.web.views import compare, corrections, export, finance, review
 
 app_name = "review"
 urlpatterns = [
@@ -9,6 +9,13 @@ urlpatterns = [
     path("<uuid:uuid>/rerun/", review.review_rerun_view, name="rerun"),
     path("<uuid:uuid>/preview/", review.review_preview_view, name="preview"),
     path("<uuid:uuid>/revise/", review.review_revise_view, name="revise"),
+    # Correct how a line was read, and undo it (the review re-runs).
+    path(
+        "<uuid:uuid>/lines/<int:line>/correct/",
+        corrections.review_line_correct_view,
+        name="line_correct",
+    ),
+    path("<uuid:uuid>/lines/<int:line>/undo/", corrections.review_line_undo_view, name="line_undo"),
     # Spreadsheet export, formula-safe (RELIABILITY 14).
     path("<uuid:uuid>/export.<str:fmt>", export.review_export, name="export"),
     # The Finance queue and the workflow decisions.

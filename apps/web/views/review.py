@@ -20,7 +20,10 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from apps.catalog.models import Part
+from apps.catalog.services import catalog_snapshot
+from apps.quotes.models import QuoteLineCorrection
 from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.selectors import corrections_standing
 from apps.reports import page
 from apps.review import services
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
@@ -30,7 +33,7 @@ from apps.review.workflow import actions_for
 from apps.sites.access import ANY_ROLE, INTERNAL_ROLES, require_roles, role_of, scope_for_user
 from apps.sites.http import HtmxHttpRequest
 from apps.sites.models import Role
-from apps.web.forms.quotes import QuoteFileForm
+from apps.web.forms.quotes import LineCorrectionForm, QuoteFileForm
 from apps.web.forms.review import FacilityForm, WorkloadForm
 from apps.web.views.finance import DECIDERS
 
@@ -73,6 +76,8 @@ def review_context(
     workload_form: WorkloadForm | None = None,
     facility_form: FacilityForm | None = None,
     revise_problems: list[QuoteParseError] | None = None,
+    correction_form: LineCorrectionForm | None = None,
+    correct_line: int | None = None,
 ) -> dict[str, Any]:
     """Everything detail.html and its partials read, in a bounded number of queries."""
     report = ReviewReport.model_validate(review.report)
@@ -99,6 +104,9 @@ def review_context(
         "sizing": page.sizing_rows(report, before=before),
         "charts": page.charts(report),
         "lines": lines,
+        "reading": report.quote.reading,
+        "reading_confidence": report.quote.reading_confidence,
+        "confidence_label": page.CONFIDENCE_LABELS.get(report.quote.reading_confidence or "", ""),
         "previous": previous,
         "newer": newer,
         "revision_changes": (
@@ -133,7 +141,39 @@ def review_context(
             )
     if internal:
         context["events"] = review.events.select_related("actor").order_by("created_at", "id")
+        # Lazy: read only where the full page shows the trail, never for the results partial.
+        context["line_history"] = QuoteLineCorrection.objects.filter(
+            quote_line__quote_id=review.quote_id
+        ).select_related("quote_line", "created_by")
+        _corrections_on(
+            lines, review, can_edit=can_edit, bound=correction_form, open_line=correct_line
+        )
     return context
+
+
+def _corrections_on(
+    lines: list[page.LineRow],
+    review: Review,
+    *,
+    can_edit: bool,
+    bound: LineCorrectionForm | None,
+    open_line: int | None,
+) -> None:
+    """Each line's correction in force (internal roles see who corrected it) and, for those
+    who may correct, the form of the one line being corrected (the posted one again when it
+    had errors); the other lines show a "Correct line N" link, so a 10,000-line quote does
+    not render 10,000 forms."""
+    corrected = any(row.line.corrected for row in lines)
+    standing = corrections_standing(quote=review.quote) if corrected else {}
+    for row in lines:
+        stack = standing.get(row.line.line)
+        row.standing = stack[-1] if stack else None
+        if not can_edit or row.quote_line_id is None:
+            continue
+        if bound is not None and bound.line == row.line.line:
+            row.form = bound
+        elif open_line == row.line.line:
+            row.form = LineCorrectionForm(line=row.line.line, catalog=catalog_snapshot())
 
 
 @require_GET
@@ -141,9 +181,21 @@ def review_context(
 def review_detail(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
     """The review page; with HX-Request only the `results` region (numbers, charts, findings)."""
     review = get_object_or_404(reviews_visible(request.user), uuid=uuid)
-    template = "review/detail.html#results" if request.htmx else "review/detail.html"
+    correct = request.GET.get("correct", "")
+    correct_line = int(correct) if correct.isdigit() else None
     try:
-        response = render(request, template, review_context(request, review))
+        context = review_context(request, review, correct_line=correct_line)
+        if request.htmx and correct_line is not None:
+            # "Correct line N" opened in place: that line's form, for those who may correct.
+            row = next((r for r in context["lines"] if r.line.line == correct_line), None)
+            if not context["can_edit"] or row is None or row.form is None:
+                return HttpResponse("Not a line you can correct.", status=403)
+            response = render(
+                request, "review/detail.html#line-correction", {**context, "row": row}
+            )
+        else:
+            template = "review/detail.html#results" if request.htmx else "review/detail.html"
+            response = render(request, template, context)
     except page.RENDER_ERRORS as error:
         response = review_unrenderable(request, review, error)
     patch_vary_headers(response, ["HX-Request"])
