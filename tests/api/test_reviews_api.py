@@ -226,3 +226,19 @@ def test_a_tsv_file_part_is_accepted(clients, demo, catalog_db):
     response = _post(clients["account_team"], file=upload)
     assert response.status_code == 201, response.content
     assert response.json()["systems"][0]["sku"] == "dgx-b200"
+
+
+def test_a_config_json_model_and_a_did_you_mean(clients, engine, demo):
+    from pathlib import Path
+
+    configs = Path(__file__).resolve().parent.parent / "fixtures" / "hf_configs"
+    config = json.loads((configs / "Qwen3-30B-A3B.json").read_text(encoding="utf-8"))
+    workload = {"kind": "inference", "model": config}
+    response = _post(clients["account_team"], workload=json.dumps(workload))
+    assert response.status_code == 201, response.content
+    # 30.53 B total, 3.35 B active, counted from the config (FORMULAS.md)
+    assert engine["workload"].model.params_b == pytest.approx(30.532, abs=0.001)
+    near = json.dumps({"kind": "inference", "model": "Qwen3-33B"})
+    response = _post(clients["account_team"], workload=near)
+    assert response.status_code == 400
+    assert "did you mean Qwen3-32B" in response.json()["error"]

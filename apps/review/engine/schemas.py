@@ -21,6 +21,7 @@ from apps.quotes.schemas import (
     QuoteSummary,
     Severity,
 )
+from apps.review.engine.hf_config import is_hf_config, shape_fields_from_hf_config
 
 
 class WorkloadKind(StrEnum):
@@ -87,6 +88,14 @@ class ModelShape(BaseModel):
     qk_rope_head_dim: int | None = Field(default=None, gt=0)
     sliding_window: int | None = Field(default=None, gt=0)
     sliding_layers_fraction: float | None = Field(default=None, ge=0, le=1)
+    # read from a pasted Hugging Face config.json (apps/review/engine/hf_config.py)
+    hidden_size: int | None = Field(default=None, gt=0)
+    attn_heads: int | None = Field(default=None, gt=0)
+    max_context: int | None = Field(default=None, gt=0)
+    num_experts: int | None = Field(default=None, gt=0)
+    experts_per_token: int | None = Field(default=None, gt=0)
+    native_dtype: str = ""
+    from_config: bool = False
 
 
 class Workload(BaseModel):
@@ -107,8 +116,11 @@ class Workload(BaseModel):
     @field_validator("model", mode="before")
     @classmethod
     def _blank_model_is_none(cls, value: Any) -> Any:
+        """A blank name is no model; a Hugging Face config.json object becomes its shape."""
         if isinstance(value, str) and not value.strip():
             return None
+        if isinstance(value, dict) and is_hf_config(value):
+            return ModelShape(**shape_fields_from_hf_config(value))
         return value
 
 

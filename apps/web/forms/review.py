@@ -3,11 +3,14 @@
 
 Each form takes either a saved one (the customer's "Internal assistant, 100 users") or the fields
 themselves, so "Qwen3-32B at FP8 for 100 users at 15 tokens/s" and "a 512 GB fine-tune" are both
-one form. The model list comes from the catalog's presets, never typed free-hand.
+one form. The model is a preset from the list, a name typed as users write it ("deepseek-ai/
+DeepSeek-R1", resolved by the catalog with "did you mean …" for a near miss), or a pasted Hugging
+Face config.json, read offline.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -15,6 +18,7 @@ from django.db.models import QuerySet
 from pydantic import ValidationError
 
 from apps.catalog.services import catalog_snapshot
+from apps.review.engine.model_resolve import unknown_model_words
 from apps.review.engine.schemas import Facility, ModelShape, Precision, Workload, WorkloadKind
 from apps.sites.models import SavedFacility, SavedWorkload
 
@@ -68,6 +72,20 @@ class WorkloadForm(forms.Form):
     name = forms.CharField(max_length=200, required=False, initial="Workload")
     kind = forms.ChoiceField(choices=list(KIND_LABELS.items()), initial=WorkloadKind.INFERENCE)
     model = forms.ChoiceField(choices=(), required=False, label="Model")
+    model_name = forms.CharField(
+        max_length=200,
+        required=False,
+        label="…or the model's name",
+        help_text='As you would write it: "Llama-3.3-70B-Instruct" or "deepseek-ai/DeepSeek-R1".',
+    )
+    model_config = forms.CharField(
+        max_length=200_000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+        label="…or paste its config.json",
+        help_text="The Hugging Face config.json as published: layers, heads, experts are read "
+        "from it offline.",
+    )
     precision = forms.ChoiceField(choices=list(PRECISION_LABELS.items()), initial=Precision.BF16)
     context_tokens = forms.IntegerField(
         min_value=1, max_value=10_000_000, initial=8192, label="Context (tokens)"
@@ -111,6 +129,31 @@ class WorkloadForm(forms.Form):
         else:
             saved.queryset = saved_workloads
 
+    def clean_model_name(self) -> str:
+        name: str = (self.cleaned_data.get("model_name") or "").strip()
+        if name:
+            catalog = catalog_snapshot()
+            spec = catalog.model_preset(name)
+            if spec is None:
+                words = unknown_model_words(name, catalog)
+                raise forms.ValidationError(words[0].upper() + words[1:])
+            return spec.name
+        return name
+
+    def clean_model_config(self) -> dict[str, Any] | None:
+        text = (self.cleaned_data.get("model_config") or "").strip()
+        if not text:
+            return None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(
+                f"Not JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}"
+            ) from None
+        if not isinstance(data, dict):
+            raise forms.ValidationError("A config.json is one JSON object { … }.")
+        return data
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         if self.errors:
@@ -118,6 +161,11 @@ class WorkloadForm(forms.Form):
         try:
             self.workload = self._build(cleaned)
         except ValidationError as error:
+            if cleaned.get("model_config"):
+                for problem in error.errors():
+                    if problem["loc"] and problem["loc"][0] == "model":
+                        self.add_error("model_config", problem["msg"].removeprefix("Value error, "))
+                        return cleaned
             _pydantic_errors_to_form(self, error)
         return cleaned
 
@@ -125,9 +173,13 @@ class WorkloadForm(forms.Form):
         saved: SavedWorkload | None = cleaned.get("saved")
         if saved is not None:
             return Workload.model_validate(saved.spec)
-        model: str | ModelShape | None = cleaned.get("model") or None
+        model: str | ModelShape | dict[str, Any] | None = cleaned.get("model") or None
         if model == CUSTOM_MODEL and self.current is not None:
             model = self.current.model
+        if cleaned.get("model_name"):
+            model = cleaned["model_name"]
+        if cleaned.get("model_config"):
+            model = cleaned["model_config"]
         return Workload.model_validate(
             {
                 "name": cleaned.get("name") or "Workload",
