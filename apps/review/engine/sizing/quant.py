@@ -77,6 +77,8 @@ def weight_split(model: ModelFacts, precision: Precision) -> WeightSplit:
     dense_read = (attn + dense) * linear_bytes + read_head * table_bytes
     weights = expert_gb + (attn + dense) * linear_bytes + (embed + head) * table_bytes
     uniform = linear_bytes == table_bytes == expert_bytes
+    if uniform:
+        weights = total * bytes_per_param  # exactly the catalog's figure: 235 B × 1 = 235 GB
     active = model.active_params_b * bytes_per_param if uniform else dense_read + expert_gb * share
     return WeightSplit(weights, dense_read, expert_gb, share, active, not uniform)
 

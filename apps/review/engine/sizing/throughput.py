@@ -410,12 +410,16 @@ def tensor_parallel_sizes(vehicle: Vehicle, heads: int | None) -> list[int]:
 
 
 def replica_candidates(vehicle: Vehicle, load: ServingLoad) -> list[int]:
-    """GPUs per replica worth trying: every tensor-parallel size that holds one copy of the
-    weights plus one conversation; when none does, pipeline stages of the widest such size
-    across systems (2 × 8 GPUs over the network) until one holds it."""
+    """GPUs per replica worth trying: every tensor-parallel size inside one NVLink domain that
+    holds one copy of the weights plus one conversation; when none does, the sizes over PCIe
+    inside one system; when none does, pipeline stages of the widest size across systems
+    (2 × 8 GPUs over the network) until one holds it."""
     per_gpu = vehicle.gpu_memory_gb * USABLE_MEMORY_FRACTION
     sizes = tensor_parallel_sizes(vehicle, load.attn_heads)
     holding = [n for n in sizes if n * per_gpu - load.weights_gb >= load.kv_full_gb]
+    coupled = [n for n in holding if n <= vehicle.domain_gpus]
+    if coupled:  # a copy that fits one NVLink domain is never split over PCIe
+        return coupled
     if holding:
         return holding
     widest = sizes[-1]
