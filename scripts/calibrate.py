@@ -412,7 +412,9 @@ def measured_check(catalog: CatalogSnapshot) -> list[dict[str, object]]:
         )
     print("\nours ÷ published batch-1 measurements:")
     for item in out:
-        print(f"  {item['ratio']:5.2f}  {item['ours']:7.1f} vs {item['measured']:7.1f}  {item['case']}")
+        print(
+            f"  {item['ratio']:5.2f}  {item['ours']:7.1f} vs {item['measured']:7.1f}  {item['case']}"
+        )
     return out
 
 
