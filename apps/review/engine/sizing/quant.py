@@ -5,8 +5,9 @@ A model's parameters split into attention, routed experts, dense FFNs (with shar
 routers), the embedding table and the head (fixtures/reference/models.csv). The plain widths
 (FP8, BF16, FP4 …) price every part alike, so Qwen3-32B at FP8 stays 32.8 GB. The named formats
 keep some parts wide: gpt-oss ships MXFP4 experts (4.25 bits) with attention, router, embeddings
-and head in BF16, so gpt-oss-120b is 1.66 + 3.01 + 0.58 + 0.58 + (110.2 × 4.25/8 = 58.5) ≈ 63 GB,
-not 117 × 0.53 = 62 GB nor 117 × 2 = 234 GB; NVFP4 and AWQ/GPTQ keep embeddings and head in BF16.
+and head in BF16, so gpt-oss-120b is (0.96 + 0.01 + 0.58 + 0.58) B × 2 = 4.26 GB plus 114.9 B of
+experts × 4.25/8 = 61.0 GB: 65.3 GB, not 117 × 2 = 234 GB; NVFP4 and AWQ/GPTQ keep embeddings and
+head in BF16.
 """
 
 from __future__ import annotations
