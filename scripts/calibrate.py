@@ -412,9 +412,8 @@ def measured_check(catalog: CatalogSnapshot) -> list[dict[str, object]]:
         )
     print("\nours ÷ published batch-1 measurements:")
     for item in out:
-        print(
-            f"  {item['ratio']:5.2f}  {item['ours']:7.1f} vs {item['measured']:7.1f}  {item['case']}"
-        )
+        ratio, ours, measured = item["ratio"], item["ours"], item["measured"]
+        print(f"  {ratio:5.2f}  {ours:7.1f} vs {measured:7.1f}  {item['case']}")
     return out
 
 

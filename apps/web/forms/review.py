@@ -19,7 +19,14 @@ from pydantic import ValidationError
 
 from apps.catalog.services import catalog_snapshot
 from apps.review.engine.model_resolve import unknown_model_words
-from apps.review.engine.schemas import Facility, ModelShape, Precision, Workload, WorkloadKind
+from apps.review.engine.schemas import (
+    Facility,
+    KvPrecision,
+    ModelShape,
+    Precision,
+    Workload,
+    WorkloadKind,
+)
 from apps.sites.models import SavedFacility, SavedWorkload
 
 KIND_LABELS: dict[str, str] = {
@@ -42,6 +49,21 @@ PRECISION_LABELS: dict[str, str] = {
     Precision.FP16: "FP16 (2 bytes)",
     Precision.FP32: "FP32 (4 bytes)",
     Precision.FP64: "FP64 (8 bytes)",
+    Precision.NVFP4: "NVFP4 (4.5 bits, BF16 embeddings and head)",
+    Precision.MXFP4: "MXFP4 (4.25 bits; gpt-oss: experts only)",
+    Precision.AWQ: "AWQ int4 (4.16 bits)",
+    Precision.GPTQ: "GPTQ int4 (4.13 bits)",
+    Precision.Q4_K_M: "GGUF Q4_K_M (4.89 bits)",
+    Precision.Q5_K_M: "GGUF Q5_K_M (5.70 bits)",
+    Precision.Q6_K: "GGUF Q6_K (6.56 bits)",
+    Precision.Q8_0: "GGUF Q8_0 (8.5 bits)",
+}
+KV_LABELS: dict[str, str] = {
+    "": "Follows the weights (FP8 and FP4 checkpoints: FP8)",
+    KvPrecision.BF16: "BF16 (2 bytes a value)",
+    KvPrecision.FP16: "FP16 (2 bytes)",
+    KvPrecision.FP8: "FP8 (1 byte: twice the conversations)",
+    KvPrecision.FP4: "FP4 (0.56 bytes)",
 }
 SITE_CHOICES = [("datacenter", "Data-center room"), ("office", "Office (a desk and a wall socket)")]
 COOLING_CHOICES = [
@@ -87,6 +109,9 @@ class WorkloadForm(forms.Form):
         "from it offline.",
     )
     precision = forms.ChoiceField(choices=list(PRECISION_LABELS.items()), initial=Precision.BF16)
+    kv_precision = forms.ChoiceField(
+        choices=list(KV_LABELS.items()), required=False, label="KV cache", initial=""
+    )
     context_tokens = forms.IntegerField(
         min_value=1, max_value=10_000_000, initial=8192, label="Context (tokens)"
     )
@@ -186,6 +211,7 @@ class WorkloadForm(forms.Form):
                 "kind": cleaned["kind"],
                 "model": model,
                 "precision": cleaned["precision"],
+                "kv_precision": cleaned.get("kv_precision") or None,
                 "context_tokens": cleaned["context_tokens"],
                 "concurrent_users": cleaned["concurrent_users"],
                 "tokens_per_sec_per_user": cleaned["tokens_per_sec_per_user"],
@@ -211,6 +237,12 @@ def workload_initial(workload: Workload) -> dict[str, Any]:
     data = workload.model_dump(mode="json")
     if isinstance(workload.model, ModelShape):
         data["model"] = CUSTOM_MODEL
+    elif isinstance(workload.model, str) and workload.model.casefold() not in (
+        catalog_snapshot().model_by_name
+    ):
+        # a name as the user wrote it ("deepseek-ai/DeepSeek-R1") goes back in the typed field
+        data["model"], data["model_name"] = "", workload.model
+    data["kv_precision"] = data.get("kv_precision") or ""
     return _tidy(data)
 
 

@@ -37,7 +37,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
     formula = (
         f"{load.prompt_tokens:,} tokens × {num(load.tflop_per_token * 1000)} GFLOP ÷ "
         f"({plan.gpus_per_replica} × {gpu.model} at {calibration().prefill_efficiency:.0%} "
-        f"prefill efficiency = {num(plan.prefill_tflops)} TFLOPS) + "
+        f"prefill efficiency = {num(plan.prefill_tflops or 0)} TFLOPS) + "
         f"{num(plan.overhead_seconds * 1000, 2)} ms floor = {num(ms)} ms"
     )
     words = (

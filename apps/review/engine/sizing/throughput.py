@@ -431,6 +431,16 @@ def replica_candidates(vehicle: Vehicle, load: ServingLoad) -> list[int]:
     return [widest]  # nothing on the quote holds it: the widest split, marked as not fitting
 
 
+def _better(plan: ReplicaPlan, best: ReplicaPlan) -> bool:
+    """A plan that fits beats one that does not; a wider one must serve 25 % more users; when
+    nobody is served at the speed, the one holding more conversations."""
+    if plan.fits != best.fits:
+        return plan.fits
+    if plan.capacity_users > best.capacity_users * COUPLING_GAIN:
+        return True
+    return best.capacity_users == 0 and plan.users_by_memory > best.users_by_memory
+
+
 def replica_plan(vehicle: Vehicle, load: ServingLoad) -> ReplicaPlan:
     """The deployment that serves the most users at the asked speed, whatever the asked user
     count: capacity is a property of (vehicle, model, precision, context, speed). A wider
@@ -439,14 +449,7 @@ def replica_plan(vehicle: Vehicle, load: ServingLoad) -> ReplicaPlan:
     best: ReplicaPlan | None = None
     for size in replica_candidates(vehicle, load):
         plan = replica_evaluate(vehicle, load, size)
-        if best is None:
-            best = plan
-            continue
-        if plan.fits and not best.fits:
-            best = plan
-        elif plan.capacity_users > best.capacity_users * COUPLING_GAIN:
-            best = plan
-        elif best.capacity_users == 0 and plan.users_by_memory > best.users_by_memory:
+        if best is None or _better(plan, best):
             best = plan
     assert best is not None  # replica_candidates never returns an empty list
     return best
