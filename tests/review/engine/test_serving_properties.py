@@ -74,6 +74,7 @@ def test_plans_split_the_heads_and_stay_in_one_domain(load: tuple, users: int) -
         n = plan.gpus_per_replica
         if n <= vehicle.gpus_per_system and heads:
             assert heads % n == 0, (vehicle.name, n, heads)
+            assert vehicle.gpus_per_system % n == 0  # no GPU of a system idles
         if plan.link == "NVLink":
             assert n <= vehicle.domain_gpus
         if plan.link in {"PCIe", "network"} and plan.fits:
@@ -100,3 +101,12 @@ def test_deepseek_r1_on_b200_is_never_a_five_gpu_replica(catalog: CatalogSnapsho
     assert ctx.serving is not None and ctx.serving.primary is not None
     assert ctx.serving.primary[1].gpus_per_replica == 8
     assert only(nvlink_domain.check(ctx)).metrics["gpus_needed"] == 8
+
+
+def test_an_nvl72_runs_copies_that_use_every_gpu(catalog: CatalogSnapshot) -> None:
+    # 72 GPUs = 9 × 8: DeepSeek-R1 FP8 rides in nine 8-GPU copies, never one 64-GPU copy
+    # with 8 GPUs idle
+    ctx = _ctx("gb200-nvl72", 1, "DeepSeek-R1", "fp8", 8192, 20.0, users=32)
+    assert ctx.serving is not None and ctx.serving.primary is not None
+    plan = ctx.serving.primary[1]
+    assert (plan.gpus_per_replica, plan.replicas) == (8, 9)

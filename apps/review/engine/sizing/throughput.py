@@ -398,12 +398,15 @@ COUPLING_GAIN = 1.25  # a wider replica must serve 25 % more users to be worth i
 
 def tensor_parallel_sizes(vehicle: Vehicle, heads: int | None) -> list[int]:
     """Tensor-parallel sizes one system can run: powers of two that divide the attention heads
-    (128 heads split 1, 2, 4, 8 ways, never 5) and fit in one system; NVLink joins those up to
+    (128 heads split 1, 2, 4, 8 ways, never 5) and the system's GPUs; NVLink joins those up to
     the NVLink domain, PCIe the rest (RTX PRO servers: 2 cards over PCIe)."""
     sizes = []
     size = 1
-    while size <= min(vehicle.gpus_per_system, vehicle.gpus, MAX_TENSOR_PARALLEL):
-        if heads is None or heads % size == 0:
+    per_system = vehicle.gpus_per_system
+    while size <= min(per_system, vehicle.gpus, MAX_TENSOR_PARALLEL):
+        # the size divides the heads and the system, so no GPU of a system idles (an NVL72
+        # runs nine 8-GPU copies, not one of 64 with 8 idle)
+        if (heads is None or heads % size == 0) and per_system % size == 0:
             sizes.append(size)
         size *= 2
     return sizes or [1]
