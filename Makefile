@@ -6,7 +6,8 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/test
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint format test-sqlite test-postgres browser-deps browser-js bench examples clean
+.PHONY: setup run test lint format test-sqlite test-postgres browser-deps browser-js bench examples clean \
+	calibrate calibrate-grid
 
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PYTHON) || "$$(scripts/find-python)" -m venv $(VENV)
@@ -68,5 +69,23 @@ examples: setup
 bench: setup
 	$(PYTHON) bench/run.py
 
+# The speed model's calibration (fixtures/calibration.json) from the committed aiconfigurator grid
+# (fixtures/reference/aic_grid.jsonl.gz) and the published measurements; prints the error table.
+calibrate: $(VENV)/.installed
+	$(PYTHON) scripts/calibrate.py
+
+# Re-query aiconfigurator 0.12's measured-kernel mode for the grid: a separate venv, so
+# aiconfigurator never becomes a runtime (or even a dev) dependency of Rightsize. Hours of CPU.
+AIC_VENV := .venv-aic
+$(AIC_VENV)/.installed:
+	@test -x $(AIC_VENV)/bin/python || "$$(scripts/find-python)" -m venv $(AIC_VENV)
+	$(AIC_VENV)/bin/pip install --quiet --disable-pip-version-check aiconfigurator==0.12.0 aiconfigurator-core==0.12.0
+	@touch $@
+
+calibrate-grid: $(AIC_VENV)/.installed
+	$(AIC_VENV)/bin/python scripts/aic_query_grid.py --out var/tmp/aic_grid.jsonl
+	$(PYTHON) -c "import gzip, json, sys; rows = [l for l in open('var/tmp/aic_grid.jsonl') if not json.loads(l).get('error')]; gzip.open('fixtures/reference/aic_grid.jsonl.gz', 'wt').writelines(rows)"
+	$(PYTHON) scripts/calibrate.py
+
 clean:
-	rm -rf $(VENV) var db.sqlite3
+	rm -rf $(VENV) $(AIC_VENV) var db.sqlite3

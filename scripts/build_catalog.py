@@ -650,36 +650,91 @@ FAMILY_FIELDS = (
 )
 
 
-def models_from_csv(path: Path) -> list[dict]:
-    sliding = {"gpt-oss-120b": (128, 0.5), "gpt-oss-20b": (128, 0.5), "Gemma-3-27B": (1024, 5 / 6)}
-    out = []
-    for row in csv.DictReader(path.open(encoding="utf-8")):
+LOCAL_MODELS = ROOT / "fixtures" / "reference" / "models.csv"
+SLIDING = {"gpt-oss-120b": (128, 0.5), "gpt-oss-20b": (128, 0.5), "Gemma-3-27B": (1024, 5 / 6)}
+# Core columns the shared reference owns: where a preset is in both files, shared's figure stands
+# (the field guide quotes Qwen3-32B as 32.8 B; the local computed split says 32.76).
+SHARED_COLUMNS = (
+    "hf_repo", "total_params_b", "active_params_b", "layers", "hidden_size", "attn_heads",
+    "kv_heads", "head_dim", "kv_lora_rank", "qk_rope_head_dim", "max_context", "vocab",
+    "native_dtype",
+)  # fmt: skip
 
-        def num(col: str, row: dict[str, str] = row) -> int | None:
-            return int(row[col]) if row[col].strip() else None
 
-        window, fraction = sliding.get(row["name"], (None, None))
-        out.append(
-            {
-                "name": row["name"],
-                "hf_repo": row["hf_repo"],
-                "total_params_b": float(row["total_params_b"]),
-                "active_params_b": float(row["active_params_b"]),
-                "layers": int(row["layers"]),
-                "hidden_size": num("hidden_size"),
-                "attn_heads": num("attn_heads"),
-                "kv_heads": int(row["kv_heads"]),
-                "head_dim": int(row["head_dim"]),
-                "kv_lora_rank": num("kv_lora_rank"),
-                "qk_rope_head_dim": num("qk_rope_head_dim"),
-                "max_context": num("max_context"),
-                "vocab": num("vocab"),
-                "native_dtype": row["native_dtype"],
-                "sliding_window": window,
-                "sliding_layers_fraction": fraction,
-                "source": row["source"],
-            }
-        )
+def _int(row: dict[str, str], col: str) -> int | None:
+    value = row.get(col, "").strip().lstrip("~")
+    return int(float(value)) if value else None
+
+
+def _float(row: dict[str, str], col: str) -> float | None:
+    value = row.get(col, "").strip().lstrip("~")
+    return float(value) if value else None
+
+
+def model_from_row(row: dict[str, str], shared: dict[str, str] | None) -> dict:
+    """One preset: the local row (fixtures/reference/models.csv) with the shared reference's
+    core figures where shared has the preset."""
+    merged = dict(row)
+    source = row.get("source", "")
+    if shared is not None:
+        merged.update({col: shared[col] for col in SHARED_COLUMNS if col in shared})
+        source = f"{shared['source']}; split and aliases: {source}" if source else shared["source"]
+    window, fraction = SLIDING.get(merged["name"], (None, None))
+    if merged.get("sliding_window", "").strip():
+        window = _int(merged, "sliding_window")
+        fraction = _float(merged, "sliding_layers_fraction")
+    if not fraction:
+        window, fraction = None, None
+    aliases = tuple(a.strip() for a in merged.get("aliases", "").split("|") if a.strip())
+    return {
+        "name": merged["name"],
+        "hf_repo": merged["hf_repo"],
+        "total_params_b": float(merged["total_params_b"]),
+        "active_params_b": float(merged["active_params_b"]),
+        "layers": int(merged["layers"]),
+        "hidden_size": _int(merged, "hidden_size"),
+        "attn_heads": _int(merged, "attn_heads"),
+        "kv_heads": int(merged["kv_heads"]),
+        "head_dim": int(merged["head_dim"]),
+        "kv_lora_rank": _int(merged, "kv_lora_rank"),
+        "qk_rope_head_dim": _int(merged, "qk_rope_head_dim"),
+        "max_context": _int(merged, "max_context"),
+        "vocab": _int(merged, "vocab"),
+        "native_dtype": merged["native_dtype"],
+        "sliding_window": window,
+        "sliding_layers_fraction": fraction,
+        "source": source,
+        "aliases": list(aliases),
+        "num_experts": _int(merged, "num_experts"),
+        "experts_per_token": _int(merged, "experts_per_token"),
+        "kv_layers": _int(merged, "kv_layers"),
+        "attn_params_b": _float(merged, "attn_params_b"),
+        "expert_params_b": _float(merged, "expert_params_b"),
+        "dense_mlp_params_b": _float(merged, "dense_mlp_params_b"),
+        "embed_params_b": _float(merged, "embed_params_b"),
+        "lm_head_params_b": _float(merged, "lm_head_params_b"),
+        "decode_read_params_b": _float(merged, "decode_read_params_b"),
+        "license": merged.get("license", ""),
+        "release_date": merged.get("release_date", ""),
+    }
+
+
+def models_from_csv(path: Path, local: Path = LOCAL_MODELS) -> list[dict]:
+    """Presets: every row of the shared reference, plus the local research rows (more families,
+    aliases, MoE shape and parameter split), skipping a row without a shape (a documented gap)."""
+    with path.open(encoding="utf-8") as handle:
+        shared = {r["name"]: r for r in csv.DictReader(handle)}
+    rows = []
+    if local.exists():
+        with local.open(encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+    local_names = {r["name"] for r in rows}
+    out = [
+        model_from_row(row, shared.get(row["name"]))
+        for row in rows
+        if row["layers"].strip() or row["name"] in shared
+    ]
+    out += [model_from_row(row, None) for name, row in shared.items() if name not in local_names]
     return out
 
 

@@ -30,6 +30,7 @@ from pydantic import ValidationError as PydanticValidationError
 from apps.catalog.services import catalog_snapshot
 from apps.quotes.parsing import QuoteParseError
 from apps.review.engine.errors import ReviewInputError
+from apps.review.engine.model_resolve import unknown_model_words
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
 from apps.review.inputs import FACILITY_PRESETS, WORKLOAD_PRESETS
 from apps.review.models import Review
@@ -250,11 +251,12 @@ def review_post(
             FACILITY_PRESETS,
             SavedFacility.objects.filter(organisation=org),
         )
+        catalog = catalog_snapshot()
         if isinstance(spec_workload.model, str) and (
-            catalog_snapshot().model_preset(spec_workload.model) is None
+            catalog.model_preset(spec_workload.model) is None
         ):
             raise ReviewInputError(
-                f"workload: field 'model': unknown model {spec_workload.model!r}"
+                f"workload: field 'model': {unknown_model_words(spec_workload.model, catalog)}"
             )
         review = review_upload(
             data=data,

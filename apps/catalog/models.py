@@ -202,6 +202,19 @@ class ModelPreset(models.Model):
     sliding_window = models.PositiveIntegerField(null=True, blank=True)
     sliding_layers_fraction = models.FloatField(null=True, blank=True)
     source = models.TextField(blank=True)
+    # spellings users write (Hugging Face repo ids, Ollama tags) and the MoE / parameter split
+    aliases = models.JSONField(default=list, blank=True)
+    num_experts = models.PositiveIntegerField(null=True, blank=True)
+    experts_per_token = models.PositiveIntegerField(null=True, blank=True)
+    kv_layers = models.PositiveIntegerField(null=True, blank=True)
+    attn_params_b = models.FloatField(null=True, blank=True)
+    expert_params_b = models.FloatField(null=True, blank=True)
+    dense_mlp_params_b = models.FloatField(null=True, blank=True)
+    embed_params_b = models.FloatField(null=True, blank=True)
+    lm_head_params_b = models.FloatField(null=True, blank=True)
+    decode_read_params_b = models.FloatField(null=True, blank=True)
+    license = models.CharField(max_length=120, blank=True)
+    release_date = models.CharField(max_length=20, blank=True)
 
     class Meta:
         ordering = ["name"]

@@ -7,6 +7,8 @@ it, and `catalog_snapshot()` reads it back. The checks never see the ORM: a DGX 
 
 from __future__ import annotations
 
+import difflib
+import re
 from decimal import Decimal
 from functools import cached_property
 from pathlib import Path
@@ -163,6 +165,43 @@ class ModelSpec(BaseModel):
     sliding_window: int | None = None
     sliding_layers_fraction: float | None = None
     source: str = ""
+    # fixtures/reference/models.csv (staging research): spellings, MoE shape, parameter split
+    aliases: tuple[str, ...] = ()
+    num_experts: int | None = None
+    experts_per_token: int | None = None
+    kv_layers: int | None = None
+    attn_params_b: float | None = None
+    expert_params_b: float | None = None  # routed experts only; a token reads k/E of them
+    dense_mlp_params_b: float | None = None  # dense FFNs, shared experts, routers
+    embed_params_b: float | None = None
+    lm_head_params_b: float | None = None
+    decode_read_params_b: float | None = None
+    license: str = ""
+    release_date: str = ""
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """Every way a user may write this model: its name, its repo id and its aliases."""
+        return (self.name, self.hf_repo, *self.aliases)
+
+
+# Suffixes that name a variant of a family, not another model: "-Instruct", "-FP8", "-2507".
+_VARIANT_SUFFIX = re.compile(
+    r"[-_.](instruct|it|chat|hf|base|pt|thinking|reasoning|fp8|fp4|nvfp4|mxfp4|int4|int8|w4a16|"
+    r"w8a8|awq|gptq|gguf|dynamic|bf16|fp16|\d{4}|v0\.\d|quantized)$"
+)
+
+
+def model_key(spelling: str) -> str:
+    """The family key of a spelling: "Qwen/Qwen3-30B-A3B-Instruct-2507" → "qwen3-30b-a3b",
+    "meta-llama/Meta-Llama-3.1-8B-Instruct" → "llama-3.1-8b" (org prefix, "Meta-", variant
+    suffixes and separators folded)."""
+    key = spelling.strip().casefold().replace(" ", "-").replace("_", "-")
+    key = key.rsplit("/", 1)[-1]
+    key = key.removeprefix("meta-")
+    while (stripped := _VARIANT_SUFFIX.sub("", key)) != key:
+        key = stripped
+    return key
 
 
 RentalTermName = Literal["on_demand", "spot", "committed_1y", "committed_3y"]
@@ -224,9 +263,40 @@ class CatalogSnapshot(BaseModel):
     def system(self, key: str) -> SystemSpec:
         return self.system_by_key[key]
 
+    @cached_property
+    def model_by_spelling(self) -> dict[str, ModelSpec]:
+        """Every exact spelling (casefolded), then every family key; first preset wins."""
+        index: dict[str, ModelSpec] = {}
+        for model in self.models:
+            for spelling in model.spellings:
+                if spelling:
+                    index.setdefault(spelling.strip().casefold(), model)
+        for model in self.models:
+            for spelling in model.spellings:
+                if spelling:
+                    index.setdefault(model_key(spelling), model)
+        return index
+
     def model_preset(self, name: str) -> ModelSpec | None:
-        """A preset by name, case-insensitive ("qwen3-32b" is Qwen3-32B)."""
-        return self.model_by_name.get(name.strip().casefold())
+        """A preset by name, alias or Hugging Face repo id, case-insensitive: "qwen3-32b",
+        "deepseek-ai/DeepSeek-R1", "meta-llama/Llama-3.3-70B-Instruct" and
+        "Qwen/Qwen3-30B-A3B-Instruct-2507" all find their family."""
+        spelling = name.strip().casefold()
+        if not spelling:
+            return None
+        index = self.model_by_spelling
+        found = index.get(spelling) or index.get(model_key(spelling))
+        if found is None and "/" in spelling:
+            found = index.get(spelling.rsplit("/", 1)[-1])
+        return found
+
+    def model_suggestions(self, name: str, *, limit: int = 3) -> list[str]:
+        """The closest preset names for a spelling that matches none ("did you mean …")."""
+        key = model_key(name)
+        index = self.model_by_spelling
+        close = difflib.get_close_matches(key, list(index), n=limit * 4, cutoff=0.6)
+        names = list(dict.fromkeys(index[k].name for k in close))
+        return names[:limit]
 
 
 def snapshot_from_fixture(path: Path = FIXTURE_PATH) -> CatalogSnapshot:

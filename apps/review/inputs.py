@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.review.engine.errors import ReviewInputError
+from apps.review.engine.model_resolve import unknown_model_words
 from apps.review.engine.schemas import Facility, Workload
 
 #: Loads from the field guide, by name.
@@ -202,7 +203,8 @@ def _model_known(workload: Workload, catalog: CatalogSnapshot | None, label: str
     if catalog is not None and isinstance(model, str) and catalog.model_preset(model) is None:
         known = ", ".join(m.name for m in catalog.models)
         raise ReviewInputError(
-            f"{label}: field 'model': unknown model {model.strip()!r} (known presets: {known})"
+            f"{label}: field 'model': {unknown_model_words(model, catalog)} "
+            f"(known presets: {known})"
         )
     return workload
 

@@ -266,3 +266,19 @@ def test_bad_building_or_time_is_400(clients, engine, overrides, message):
     response = _post(clients["account_team"], **overrides)
     assert response.status_code == 400
     assert message in response.json()["error"]
+
+
+def test_a_config_json_model_and_a_did_you_mean(clients, engine, demo):
+    from pathlib import Path
+
+    configs = Path(__file__).resolve().parent.parent / "fixtures" / "hf_configs"
+    config = json.loads((configs / "Qwen3-30B-A3B.json").read_text(encoding="utf-8"))
+    workload = {"kind": "inference", "model": config}
+    response = _post(clients["account_team"], workload=json.dumps(workload))
+    assert response.status_code == 201, response.content
+    # 30.53 B total, 3.35 B active, counted from the config (FORMULAS.md)
+    assert engine["workload"].model.params_b == pytest.approx(30.532, abs=0.001)
+    near = json.dumps({"kind": "inference", "model": "Qwen3-33B"})
+    response = _post(clients["account_team"], workload=near)
+    assert response.status_code == 400
+    assert "did you mean Qwen3-32B" in response.json()["error"]

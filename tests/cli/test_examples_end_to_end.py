@@ -17,22 +17,11 @@ from tests.review.engine.test_engine_examples import _problems
 pytestmark = pytest.mark.usefixtures("catalog_db")
 
 FOLDERS = sorted(p for p in EXAMPLES.iterdir() if (p / "expect.json").exists())
-#: Hugging Face ids as model names belong to the workload reader, not the quote reader:
-#: strict, so the mark must go when model ids are read.
-MODEL_NAME_ISSUE = {"hf-id-meta-llama-3.3-70b-instruct-dgx-h200"}
 
 
 def _params() -> list[object]:
-    return [
-        pytest.param(
-            folder,
-            id=folder.name,
-            marks=[pytest.mark.xfail(strict=True, reason="Hugging Face model ids are not read yet")]
-            if folder.name in MODEL_NAME_ISSUE
-            else [],
-        )
-        for folder in FOLDERS
-    ]
+    # every example holds, the Hugging Face model id one included (the catalog reads repo ids)
+    return [pytest.param(folder, id=folder.name) for folder in FOLDERS]
 
 
 def test_all_24_examples_are_here() -> None:

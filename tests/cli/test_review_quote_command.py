@@ -510,3 +510,29 @@ def test_a_pdf_that_cannot_be_made_is_named_after_the_pdf(tmp_path: Path, monkey
         "error: out.pdf: the PDF could not be made (report too large)"
     ]
     assert not out.exists()
+
+
+HF_ID = EXAMPLES / "hf-id-meta-llama-3.3-70b-instruct-dgx-h200"
+CONFIGS = Path(__file__).resolve().parent.parent / "fixtures" / "hf_configs"
+
+
+def test_a_pasted_config_json_is_a_model(tmp_path):
+    config = json.loads((CONFIGS / "Llama-3.3-70B-Instruct.json").read_text(encoding="utf-8"))
+    workload = {"kind": "inference", "model": config, "concurrent_users": 50}
+    path = _json_file(tmp_path, "workload.json", json.dumps(workload))
+    code, out, err = run(
+        str(HF_ID / "quote.csv"), "--workload", path, "--facility", str(HF_ID / "facility.json"),
+        "--format", "json",
+    )  # fmt: skip
+    assert (code, err) == (0, "")
+    report = json.loads(out)
+    assert report["workload"]["model"]["params_b"] == pytest.approx(70.554, abs=0.001)
+    # 70.554 B × 2 B = 141.1 GB of weights + 50 × 2.68 GB of KV = 275.3 GB
+    assert report["sizing"]["job_memory_gb"] == pytest.approx(275.3, abs=0.1)
+
+
+def test_a_near_miss_says_did_you_mean(tmp_path):
+    path = _json_file(tmp_path, "workload.json", '{"kind": "inference", "model": "Qwen3-33B"}')
+    code, out, err = run(str(SPARK / "quote.csv"), "--workload", path, "--facility", "office-15a")
+    assert (code, out) == (2, "")
+    assert "did you mean Qwen3-32B" in one_error_line(err)

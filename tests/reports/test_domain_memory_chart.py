@@ -30,17 +30,18 @@ def _memory_chart(report):
 def test_inference_domain_memory_is_one_copy_and_one_conversation(catalog):
     report = run(catalog, [quoted_system(catalog, "rtx-pro-server-8x")], RAG, SERVER_ROOM)
     # weights 32.8 B x 1 byte = 32.8 GB
-    # one conversation: 2 x 64 layers x 8 KV heads x 128 x 2 bytes x 8,192 tokens = 2.147 GB
-    # one domain must hold 32.8 + 2.147 = 34.95 GB; the whole job holds 100 conversations:
-    # 32.8 + 100 x 2.147 = 247.55 GB, spread over several copies
-    assert report.sizing.domain_job_memory_gb == pytest.approx(34.95, abs=0.01)
-    assert report.sizing.job_memory_gb == pytest.approx(247.55, abs=0.01)
+    # one conversation: 2 x 64 layers x 8 KV heads x 128 x 1 byte (FP8 KV, following the FP8
+    # weights; was 2 bytes) x 8,192 tokens = 1.074 GB
+    # one domain must hold 32.8 + 1.074 = 33.87 GB; the whole job holds 100 conversations:
+    # 32.8 + 100 x 1.074 = 140.17 GB, spread over several copies
+    assert report.sizing.domain_job_memory_gb == pytest.approx(33.87, abs=0.01)
+    assert report.sizing.job_memory_gb == pytest.approx(140.17, abs=0.01)
     assert report.sizing.nvlink_domain_memory_gb == 96.0  # one RTX PRO 6000, PCIe only
 
     chart = _memory_chart(report)
     assert "One model copy against one NVLink domain" in chart.svg
-    assert "34.9" in chart.svg or "35" in chart.svg
-    assert "247.6" not in chart.svg
+    assert "33.9" in chart.svg or "34" in chart.svg
+    assert "140.2" not in chart.svg
     assert report.worst("nvlink_domain") in {"ok", "info"}
 
 

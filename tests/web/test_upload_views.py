@@ -228,3 +228,46 @@ def test_upload_through_the_real_engine_reads_like_the_field_guide(clients, demo
     assert "Back corner of the lot:" in body
     assert 'data-vehicle="work van"' in body and "2 × " in body
     assert "4 GPUs that pass notes over PCIe" in body
+
+
+def _described(demo, **model_fields: object) -> dict[str, object]:
+    return {
+        "organisation": demo["globex"].pk,
+        "file": quote_file("pcie-vans-for-one-finetune"),
+        "w-name": "Assistant",
+        "w-kind": "inference",
+        "w-model": "",
+        "w-precision": "bf16",
+        "w-context_tokens": 8192,
+        "w-concurrent_users": 10,
+        "w-tokens_per_sec_per_user": 10,
+        "f-name": "Server room",
+        "f-site": "datacenter",
+        "f-rack_power_kw": 15,
+        "f-racks_available": 4,
+        "f-cooling": "air",
+        **model_fields,
+    }
+
+
+def test_a_typed_hugging_face_id_and_a_pasted_config(clients, demo, catalog_db, engine):
+    client = clients["account_team"]
+    response = client.post(
+        "/quotes/upload/", _described(demo, **{"w-model_name": "deepseek-ai/DeepSeek-R1"})
+    )
+    assert response.status_code == 302
+    assert Review.objects.get().workload["model"] == "DeepSeek-V3 / R1"
+    config = (EXAMPLES.parent / "hf_configs" / "Llama-3.3-70B-Instruct.json").read_text()
+    response = client.post("/quotes/upload/", _described(demo, **{"w-model_config": config}))
+    assert response.status_code == 302
+    model = Review.objects.latest("created_at").workload["model"]
+    assert model["from_config"] and model["layers"] == 80
+
+
+def test_a_typo_and_bad_json_are_shown_on_their_fields(clients, demo, catalog_db, engine):
+    client = clients["account_team"]
+    response = client.post("/quotes/upload/", _described(demo, **{"w-model_name": "Qwen3-33B"}))
+    assert "did you mean Qwen3-32B" in response.content.decode()
+    response = client.post("/quotes/upload/", _described(demo, **{"w-model_config": "{layers"}))
+    assert "Not JSON: line 1, column 2" in response.content.decode()
+    assert not Review.objects.exists()

@@ -36,6 +36,19 @@ class ModelFacts(BaseModel):
     sliding_window: int | None = None
     sliding_layers_fraction: float | None = None
     preset: bool = False
+    attn_heads: int | None = None
+    max_context: int | None = None
+    num_experts: int | None = None
+    experts_per_token: int | None = None
+    kv_layers: int | None = None  # layers that keep a per-token KV cache (hybrids: fewer)
+    # the parameter split (presets from fixtures/reference/models.csv); None when unknown
+    attn_params_b: float | None = None
+    expert_params_b: float | None = None
+    dense_mlp_params_b: float | None = None
+    embed_params_b: float | None = None
+    lm_head_params_b: float | None = None
+    native_dtype: str = ""
+    from_config: bool = False
 
     @property
     def is_moe(self) -> bool:
@@ -54,6 +67,17 @@ class ModelFacts(BaseModel):
 def model_facts_from_spec(spec: ModelSpec) -> ModelFacts:
     return ModelFacts(
         name=spec.name,
+        attn_heads=spec.attn_heads,
+        max_context=spec.max_context,
+        num_experts=spec.num_experts,
+        experts_per_token=spec.experts_per_token,
+        kv_layers=spec.kv_layers,
+        attn_params_b=spec.attn_params_b,
+        expert_params_b=spec.expert_params_b,
+        dense_mlp_params_b=spec.dense_mlp_params_b,
+        embed_params_b=spec.embed_params_b,
+        lm_head_params_b=spec.lm_head_params_b,
+        native_dtype=spec.native_dtype,
         total_params_b=spec.total_params_b,
         active_params_b=spec.active_params_b,
         layers=spec.layers,
@@ -77,6 +101,13 @@ def model_facts_from_shape(shape: ModelShape) -> ModelFacts:
         )
     return ModelFacts(
         name=shape.name,
+        hidden_size=shape.hidden_size,
+        attn_heads=shape.attn_heads,
+        max_context=shape.max_context,
+        num_experts=shape.num_experts,
+        experts_per_token=shape.experts_per_token,
+        native_dtype=shape.native_dtype,
+        from_config=shape.from_config,
         total_params_b=shape.params_b,
         active_params_b=active,
         layers=shape.layers,
@@ -101,5 +132,22 @@ def model_resolve(model: str | ModelShape | None, catalog: CatalogSnapshot) -> M
     spec = catalog.model_preset(model)
     if spec is None:
         known = ", ".join(m.name for m in catalog.models)
-        raise ReviewInputError(f'unknown model preset "{model.strip()}" (known presets: {known})')
+        raise ReviewInputError(
+            f'unknown model preset "{model.strip()}"{did_you_mean(model, catalog)} '
+            f"(known presets: {known})"
+        )
     return model_facts_from_spec(spec)
+
+
+def did_you_mean(name: str, catalog: CatalogSnapshot) -> str:
+    """' — did you mean Qwen3-32B or Qwen3-8B?' for a near miss, '' when nothing is close."""
+    close = catalog.model_suggestions(name)
+    if not close:
+        return ""
+    listed = close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
+    return f" — did you mean {listed}?"
+
+
+def unknown_model_words(name: str, catalog: CatalogSnapshot) -> str:
+    """ "unknown model 'Qwen3-33B' — did you mean Qwen3-32B?" for the CLI and the API."""
+    return f"unknown model {name.strip()!r}{did_you_mean(name, catalog)}"

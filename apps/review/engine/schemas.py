@@ -24,6 +24,7 @@ from apps.quotes.schemas import (
     QuoteSummary,
     Severity,
 )
+from apps.review.engine.hf_config import is_hf_config, shape_fields_from_hf_config
 
 
 class WorkloadKind(StrEnum):
@@ -49,6 +50,9 @@ class WorkloadKind(StrEnum):
 
 
 class Precision(StrEnum):
+    """The weights' format. The plain widths price every parameter alike; the named formats
+    carry their real bits per weight (fixtures/reference/quant_formats.md)."""
+
     FP4 = "fp4"
     INT4 = "int4"
     FP8 = "fp8"
@@ -57,9 +61,18 @@ class Precision(StrEnum):
     FP16 = "fp16"
     FP32 = "fp32"
     FP64 = "fp64"
+    NVFP4 = "nvfp4"  # E2M1 + one E4M3 scale per 16: 4.5 bits; embeddings and head in BF16
+    MXFP4 = "mxfp4"  # E2M1 + one E8M0 scale per 32: 4.25 bits; gpt-oss: experts only
+    AWQ = "awq"  # int4, group 128 with scale and zero: 4.156 bits
+    GPTQ = "gptq"  # int4, group 128 with scale: 4.125 bits
+    Q4_K_M = "q4_k_m"  # GGUF file average on Llama-3.1-8B: 4.89 bits
+    Q5_K_M = "q5_k_m"  # 5.70 bits
+    Q6_K = "q6_k"  # 6.56 bits
+    Q8_0 = "q8_0"  # 8.50 bits
 
     @property
     def bytes_per_param(self) -> float:
+        """Bytes per parameter, the format's average (NVFP4 4.5 bits = 0.5625 bytes)."""
         return PRECISION_BYTES[self]
 
 
@@ -72,6 +85,14 @@ PRECISION_BYTES: dict[Precision, float] = {
     Precision.FP16: 2.0,
     Precision.FP32: 4.0,
     Precision.FP64: 8.0,
+    Precision.NVFP4: 4.5 / 8,
+    Precision.MXFP4: 4.25 / 8,
+    Precision.AWQ: 4.156 / 8,
+    Precision.GPTQ: 4.125 / 8,
+    Precision.Q4_K_M: 4.89 / 8,
+    Precision.Q5_K_M: 5.70 / 8,
+    Precision.Q6_K: 6.56 / 8,
+    Precision.Q8_0: 8.50 / 8,
 }
 
 
@@ -142,6 +163,20 @@ def _in_range(value: Any, info: ValidationInfo) -> Any:
     return value
 
 
+class KvPrecision(StrEnum):
+    """The KV cache's format; unset, it follows the weights as serving engines do."""
+
+    BF16 = "bf16"
+    FP16 = "fp16"
+    FP8 = "fp8"
+    FP4 = "fp4"
+
+    @property
+    def bytes_per_value(self) -> float:
+        # FP4 KV: E2M1 plus an E4M3 scale per 16 values = 0.5625 bytes (SGLang fp4_e2m1)
+        return {"bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "fp4": 0.5625}[self.value]
+
+
 class ModelShape(BaseModel):
     """A model described inline instead of by preset name."""
 
@@ -157,6 +192,14 @@ class ModelShape(BaseModel):
     qk_rope_head_dim: int | None = Field(default=None, gt=0, le=_most("qk_rope_head_dim"))
     sliding_window: int | None = Field(default=None, gt=0, le=_most("sliding_window"))
     sliding_layers_fraction: float | None = Field(default=None, ge=0, le=1)
+    # read from a pasted Hugging Face config.json (apps/review/engine/hf_config.py)
+    hidden_size: int | None = Field(default=None, gt=0)
+    attn_heads: int | None = Field(default=None, gt=0)
+    max_context: int | None = Field(default=None, gt=0)
+    num_experts: int | None = Field(default=None, gt=0)
+    experts_per_token: int | None = Field(default=None, gt=0)
+    native_dtype: str = ""
+    from_config: bool = False
 
     @field_validator(
         "params_b",
@@ -188,6 +231,11 @@ class Workload(BaseModel):
     kind: WorkloadKind
     model: str | ModelShape | None = None
     precision: Precision = Precision.BF16
+    # the KV cache's format; null follows the weights (FP8 and FP4 checkpoints keep FP8 KV)
+    kv_precision: KvPrecision | None = None
+    # the prompt each request arrives with (RAG: long); null = the whole context
+    prompt_tokens: int | None = Field(default=None, gt=0, le=10_000_000)
+    ttft_target_ms: float | None = Field(default=None, gt=0, le=3_600_000)
     context_tokens: int = Field(default=8192, gt=0, le=_most("context_tokens"))
     concurrent_users: int = Field(default=1, ge=1, le=_most("concurrent_users"))
     tokens_per_sec_per_user: float = Field(default=10.0, gt=0, le=_most("tokens_per_sec_per_user"))
@@ -251,11 +299,14 @@ class Workload(BaseModel):
     @field_validator("model", mode="before")
     @classmethod
     def _blank_model_is_none(cls, value: Any) -> Any:
+        """A blank name is no model; a Hugging Face config.json object becomes its shape."""
         value = _printable(value)
         if isinstance(value, str) and not value.strip():
             return None
         if isinstance(value, str) and len(value) > NAME_MAX_CHARS:
             raise ValueError(f"a model name has at most {NAME_MAX_CHARS} characters")
+        if isinstance(value, dict) and is_hf_config(value):
+            return ModelShape(**shape_fields_from_hf_config(value))
         return value
 
 

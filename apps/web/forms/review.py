@@ -3,11 +3,14 @@
 
 Each form takes either a saved one (the customer's "Internal assistant, 100 users") or the fields
 themselves, so "Qwen3-32B at FP8 for 100 users at 15 tokens/s" and "a 512 GB fine-tune" are both
-one form. The model list comes from the catalog's presets, never typed free-hand.
+one form. The model is a preset from the list, a name typed as users write it ("deepseek-ai/
+DeepSeek-R1", resolved by the catalog with "did you mean …" for a near miss), or a pasted Hugging
+Face config.json, read offline.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -15,9 +18,11 @@ from django.db.models import QuerySet
 from pydantic import ValidationError
 
 from apps.catalog.services import catalog_snapshot
+from apps.review.engine.model_resolve import unknown_model_words
 from apps.review.engine.schemas import (
     INPUT_RANGES,
     Facility,
+    KvPrecision,
     ModelShape,
     Precision,
     Workload,
@@ -46,6 +51,21 @@ PRECISION_LABELS: dict[str, str] = {
     Precision.FP16: "FP16 (2 bytes)",
     Precision.FP32: "FP32 (4 bytes)",
     Precision.FP64: "FP64 (8 bytes)",
+    Precision.NVFP4: "NVFP4 (4.5 bits, BF16 embeddings and head)",
+    Precision.MXFP4: "MXFP4 (4.25 bits; gpt-oss: experts only)",
+    Precision.AWQ: "AWQ int4 (4.16 bits)",
+    Precision.GPTQ: "GPTQ int4 (4.13 bits)",
+    Precision.Q4_K_M: "GGUF Q4_K_M (4.89 bits)",
+    Precision.Q5_K_M: "GGUF Q5_K_M (5.70 bits)",
+    Precision.Q6_K: "GGUF Q6_K (6.56 bits)",
+    Precision.Q8_0: "GGUF Q8_0 (8.5 bits)",
+}
+KV_LABELS: dict[str, str] = {
+    "": "Follows the weights (FP8 and FP4 checkpoints: FP8)",
+    KvPrecision.BF16: "BF16 (2 bytes a value)",
+    KvPrecision.FP16: "FP16 (2 bytes)",
+    KvPrecision.FP8: "FP8 (1 byte: twice the conversations)",
+    KvPrecision.FP4: "FP4 (0.56 bytes)",
 }
 SITE_CHOICES = [("datacenter", "Data-center room"), ("office", "Office (a desk and a wall socket)")]
 COOLING_CHOICES = [
@@ -107,7 +127,24 @@ class WorkloadForm(forms.Form):
     name = forms.CharField(max_length=200, required=False, initial="Workload")
     kind = forms.ChoiceField(choices=list(KIND_LABELS.items()), initial=WorkloadKind.INFERENCE)
     model = forms.ChoiceField(choices=(), required=False, label="Model")
+    model_name = forms.CharField(
+        max_length=200,
+        required=False,
+        label="…or the model's name",
+        help_text='As you would write it: "Llama-3.3-70B-Instruct" or "deepseek-ai/DeepSeek-R1".',
+    )
+    model_config = forms.CharField(
+        max_length=200_000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+        label="…or paste its config.json",
+        help_text="The Hugging Face config.json as published: layers, heads, experts are read "
+        "from it offline.",
+    )
     precision = forms.ChoiceField(choices=list(PRECISION_LABELS.items()), initial=Precision.BF16)
+    kv_precision = forms.ChoiceField(
+        choices=list(KV_LABELS.items()), required=False, label="KV cache", initial=""
+    )
     context_tokens = _number(forms.IntegerField, "context_tokens", "Context (tokens)", 8192)
     concurrent_users = _number(forms.IntegerField, "concurrent_users", "Concurrent users", 1)
     tokens_per_sec_per_user = _number(
@@ -162,6 +199,31 @@ class WorkloadForm(forms.Form):
         else:
             saved.queryset = saved_workloads
 
+    def clean_model_name(self) -> str:
+        name: str = (self.cleaned_data.get("model_name") or "").strip()
+        if name:
+            catalog = catalog_snapshot()
+            spec = catalog.model_preset(name)
+            if spec is None:
+                words = unknown_model_words(name, catalog)
+                raise forms.ValidationError(words[0].upper() + words[1:])
+            return spec.name
+        return name
+
+    def clean_model_config(self) -> dict[str, Any] | None:
+        text = (self.cleaned_data.get("model_config") or "").strip()
+        if not text:
+            return None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(
+                f"Not JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}"
+            ) from None
+        if not isinstance(data, dict):
+            raise forms.ValidationError("A config.json is one JSON object { … }.")
+        return data
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         if self.errors:
@@ -169,6 +231,11 @@ class WorkloadForm(forms.Form):
         try:
             self.workload = self._build(cleaned)
         except ValidationError as error:
+            if cleaned.get("model_config"):
+                for problem in error.errors():
+                    if problem["loc"] and problem["loc"][0] == "model":
+                        self.add_error("model_config", problem["msg"].removeprefix("Value error, "))
+                        return cleaned
             _pydantic_errors_to_form(self, error)
         return cleaned
 
@@ -176,15 +243,20 @@ class WorkloadForm(forms.Form):
         saved: SavedWorkload | None = cleaned.get("saved")
         if saved is not None:
             return Workload.model_validate(saved.spec)
-        model: str | ModelShape | None = cleaned.get("model") or None
+        model: str | ModelShape | dict[str, Any] | None = cleaned.get("model") or None
         if model == CUSTOM_MODEL and self.current is not None:
             model = self.current.model
+        if cleaned.get("model_name"):
+            model = cleaned["model_name"]
+        if cleaned.get("model_config"):
+            model = cleaned["model_config"]
         return Workload.model_validate(
             {
                 "name": cleaned.get("name") or "Workload",
                 "kind": cleaned["kind"],
                 "model": model,
                 "precision": cleaned["precision"],
+                "kv_precision": cleaned.get("kv_precision") or None,
                 "context_tokens": cleaned["context_tokens"],
                 "concurrent_users": cleaned["concurrent_users"],
                 "tokens_per_sec_per_user": cleaned["tokens_per_sec_per_user"],
@@ -223,12 +295,18 @@ def workload_initial(workload: Workload) -> dict[str, Any]:
     data = workload.model_dump(mode="json")
     if isinstance(workload.model, ModelShape):
         data["model"] = CUSTOM_MODEL
+    elif isinstance(workload.model, str) and workload.model.casefold() not in (
+        catalog_snapshot().model_by_name
+    ):
+        # a name as the user wrote it ("deepseek-ai/DeepSeek-R1") goes back in the typed field
+        data["model"], data["model_name"] = "", workload.model
     if workload.duration_weeks is not None:
         data |= {"duration": workload.duration_weeks, "duration_unit": "weeks"}
     elif workload.duration_months is not None:
         data |= {"duration": workload.duration_months, "duration_unit": "months"}
     elif workload.duration_ongoing:
         data["duration_unit"] = "ongoing"
+    data["kv_precision"] = data.get("kv_precision") or ""
     return _tidy(data)
 
 

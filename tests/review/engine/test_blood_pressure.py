@@ -68,6 +68,7 @@ def test_waste_pushes_finance_up_one_level(catalog: CatalogSnapshot) -> None:
         "kind": "inference",
         "model": "Qwen3-32B",
         "precision": "fp8",
+        "kv_precision": "bf16",  # 840 served, as the utilisation tests count
         "concurrent_users": 100,
         "tokens_per_sec_per_user": 15,
     }

@@ -189,8 +189,9 @@ def test_spark_sizing_spells_out_the_field_guide(catalog: CatalogSnapshot) -> No
     report = _review_folder(EXAMPLES / "spark-qwen3-32b-8bit", catalog)
     # 273 GB/s ÷ (32.8 B params × 1 byte at 8 bits = 32.8 GB) = 8.32 tokens/s
     assert report.sizing.decode_tokens_per_sec_bound == pytest.approx(273 / 32.8, abs=0.01)
-    # 32.8 GB weights + 2 × 64 × 8 × 128 × 2 B × 8,192 tokens = 2.147 GB of KV for one user
-    assert report.sizing.job_memory_gb == pytest.approx(32.8 + 2.147, abs=0.01)
+    # 32.8 GB weights + 2 × 64 × 8 × 128 × 1 B (FP8 KV, following the weights; was 2 B) ×
+    # 8,192 tokens = 1.074 GB of KV for one user
+    assert report.sizing.job_memory_gb == pytest.approx(32.8 + 1.074, abs=0.01)
 
 
 def test_four_semis_sizing(catalog: CatalogSnapshot) -> None:

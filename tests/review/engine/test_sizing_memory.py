@@ -6,7 +6,7 @@ import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.review.engine.model_resolve import ModelFacts, model_resolve
-from apps.review.engine.schemas import ModelShape, Precision, Workload
+from apps.review.engine.schemas import KvPrecision, ModelShape, Precision, Workload
 from apps.review.engine.sizing.memory import (
     activations_gb,
     hidden_size_of,
@@ -57,18 +57,26 @@ def test_inference_job_counts_every_user_but_the_unit_is_one_conversation(
     workload = Workload(kind="inference", model="Qwen3-32B", precision="fp8", concurrent_users=100)
     job = job_memory(workload, qwen32)
     assert job is not None
-    # 32.8 GB + 100 × 2.147 GB = 247.5 GB for the whole load ...
-    assert job.total_gb == pytest.approx(32.8 + 214.7483648)
-    # ... but one copy of the weights + one conversation = 34.95 GB must sit together
-    assert job.unit_gb == pytest.approx(32.8 + 2.147483648)
+    # FP8 weights keep an FP8 KV cache (was 16-bit, 2.147 GB a conversation):
+    # 32.8 GB + 100 × 1.074 GB = 140.2 GB for the whole load ...
+    assert job.total_gb == pytest.approx(32.8 + 107.3741824)
+    # ... but one copy of the weights + one conversation = 33.87 GB must sit together
+    assert job.unit_gb == pytest.approx(32.8 + 1.073741824)
 
 
-def test_kv_stays_16_bit_for_quantised_weights() -> None:
-    # Serving engines keep the KV cache in BF16 unless told otherwise; FP32 keeps 4 bytes.
-    assert kv_bytes_per_value(Precision.FP4) == 2
-    assert kv_bytes_per_value(Precision.FP8) == 2
+def test_kv_follows_the_weights_unless_asked() -> None:
+    # Engines default the KV cache to the checkpoint's: FP8 and FP4 (ModelOpt) checkpoints
+    # keep FP8 KV (1 byte; was 2), the rest 16-bit; FP32 keeps 4 bytes. Asked, it is as asked.
+    assert kv_bytes_per_value(Precision.FP4) == 1
+    assert kv_bytes_per_value(Precision.NVFP4) == 1
+    assert kv_bytes_per_value(Precision.FP8) == 1
+    assert kv_bytes_per_value(Precision.INT4) == 2
+    assert kv_bytes_per_value(Precision.MXFP4) == 2
     assert kv_bytes_per_value(Precision.BF16) == 2
     assert kv_bytes_per_value(Precision.FP32) == 4
+    assert kv_bytes_per_value(Precision.BF16, KvPrecision.FP8) == 1
+    assert kv_bytes_per_value(Precision.FP8, KvPrecision.BF16) == 2
+    assert kv_bytes_per_value(Precision.BF16, KvPrecision.FP4) == 0.5625  # E2M1 + E4M3 / 16
 
 
 def test_mla_caches_the_compressed_latent(catalog: CatalogSnapshot) -> None:

@@ -58,9 +58,13 @@ def test_spark_bound_is_about_eight_tokens_per_second() -> None:
 def test_serving_load_in_bytes_and_flops(catalog: CatalogSnapshot) -> None:
     load = _load(catalog)
     assert load.weights_gb == pytest.approx(32.8)  # 32.8 B × 1 byte
-    assert load.kv_full_gb == pytest.approx(2.147483648)  # 8,192 tokens reserved
-    assert load.kv_mean_gb == pytest.approx(1.073741824)  # read half-way: 4,096 tokens
+    # FP8 weights keep an FP8 KV cache (was 16-bit: 2.147 GB): 2 × 64 × 8 × 128 × 1 B × 8,192
+    assert load.kv_full_gb == pytest.approx(1.073741824)  # 8,192 tokens reserved
+    assert load.kv_mean_gb == pytest.approx(0.536870912)  # read half-way: 4,096 tokens
     assert load.tflop_per_token == pytest.approx(0.0656)  # 2 × 32.8 B = 65.6 GFLOP
+    # a step reads all but the embedding table (one row of it): 32.8 − 151,936 × 5,120 ×
+    # (32.8 ÷ 32.76) = 32.8 − 0.779 = 32.02 GB
+    assert load.dense_read_gb == pytest.approx(32.021, abs=0.001)
 
 
 def test_spark_replica_for_qwen3_32b_fp8(catalog: CatalogSnapshot) -> None:
@@ -69,12 +73,14 @@ def test_spark_replica_for_qwen3_32b_fp8(catalog: CatalogSnapshot) -> None:
     assert (plan.gpus_per_replica, plan.replicas, plan.link) == (1, 1, "one GPU")
     # usable bandwidth 273 GB/s × 0.70 (measured Spark decode: 60-87 % of the bound) = 191.1
     assert plan.effective_bandwidth_gbs == pytest.approx(191.1)
-    # KV room: (128 GB × 0.9 usable − 32.8 GB) ÷ 2.147 GB = 38.4 → 38 conversations
-    assert plan.kv_slots == 38
-    # one conversation: 191.1 ÷ (32.8 + 1.074) = 5.64 tokens/s
-    assert plan.tokens_per_sec_per_user(1, load) == pytest.approx(5.6415, abs=0.001)
-    # at 4 tok/s a step may take 0.25 s: (0.25 × 191.1 − 32.8) ÷ 1.074 = 13.9 → 13 users
-    assert plan.users_at_speed == 13
+    # KV room (FP8 KV): (128 GB × 0.9 usable − 32.8 GB) ÷ 1.074 GB = 76.7 → 76 conversations
+    assert plan.kv_slots == 76
+    # the step floor: 64 layers × 52.27 µs (calibrated) = 3.345 ms
+    assert plan.overhead_seconds == pytest.approx(0.0033453, abs=1e-6)
+    # one conversation: (32.02 + 0.537) GB ÷ 191.1 GB/s + 3.345 ms = 0.17372 s → 5.76 tokens/s
+    assert plan.tokens_per_sec_per_user(1, load) == pytest.approx(5.7565, abs=0.001)
+    # at 4 tok/s a step may take 0.25 s: ((0.25 − 0.003345) × 191.1 − 32.02) ÷ 0.537 = 28.2
+    assert plan.users_at_speed == 28
 
 
 def test_spark_serves_nobody_at_ten_tokens_per_second(catalog: CatalogSnapshot) -> None:
@@ -86,14 +92,14 @@ def test_spark_serves_nobody_at_ten_tokens_per_second(catalog: CatalogSnapshot) 
     assert serving.decode_bound == pytest.approx(8.323, abs=0.001)
 
 
-@pytest.mark.parametrize(("speed", "users"), [(4.0, 13), (4.2, 11), (5.64, 1), (5.65, 0)])
+@pytest.mark.parametrize(("speed", "users"), [(4.0, 29), (4.2, 25), (5.86, 1), (5.87, 0)])
 def test_users_at_speed_falls_as_speed_rises(
     catalog: CatalogSnapshot, speed: float, users: int
 ) -> None:
-    # A step may read 191.1 GB/s ÷ speed; the weights take 32.8 GB, each user 1.074 GB more:
-    # 4.0 → (47.78 − 32.8) ÷ 1.074 = 13.9 → 13;  4.2 → (45.50 − 32.8) ÷ 1.074 = 11.8 → 11;
-    # one user needs 33.87 GB per step, so 191.1 ÷ 33.87 = 5.6415 tok/s is the edge: 5.64 → 1,
-    # 5.65 → 0.
+    # A step may read 191.1 GB/s ÷ speed; the weights read take 32.02 GB, each user 0.537 GB
+    # more (FP8 KV): 4.0 → (47.78 − 32.02) ÷ 0.537 = 29.3 → 29; 4.2 → (45.50 − 32.02) ÷ 0.537
+    # = 25.1 → 25; one user needs 32.56 GB per step, so 191.1 ÷ 32.56 = 5.869 tok/s is the
+    # edge: 5.86 → 1, 5.87 → 0 (no step floor passed here).
     load = _load(catalog, speed=speed)
     assert users_at_speed(load, slots=38, bandwidth_gbs=191.1, tflops=125.0) == users
 
@@ -116,9 +122,10 @@ def test_b300_runs_one_copy_per_gpu(catalog: CatalogSnapshot) -> None:
     assert serving.primary is not None
     plan = serving.primary[1]
     assert (plan.gpus_per_replica, plan.replicas) == (1, 8)
-    # KV room per B300: (288 × 0.9 − 32.8) ÷ 2.147 = 105.4 → 105; × 8 replicas = 840 users
-    assert plan.kv_slots == 105
-    assert serving.max_concurrent_users == 840
+    # KV room per B300 (FP8 KV): (288 × 0.9 − 32.8) ÷ 1.074 = 210.8 → 210; × 8 replicas = 1,680
+    # users (was 840 with a 16-bit cache); TP 2 would hold 4 × 452 = 1,808, not 25 % more
+    assert plan.kv_slots == 210
+    assert serving.max_concurrent_users == 1680
     # bound for one replica: 8,000 GB/s ÷ 32.8 GB = 243.9 tokens/s
     assert serving.decode_bound == pytest.approx(243.9, abs=0.1)
     # 100 users over 8 copies = 13 per copy; 13 ≥ 8 so the calibration holds: medium
@@ -139,10 +146,13 @@ def test_moe_bound_reads_active_parameters_only(catalog: CatalogSnapshot) -> Non
     serving = fleet_serving([_vehicle(catalog, "dgx-b200")], load)
     assert serving.primary is not None
     plan = serving.primary[1]
-    # one copy needs (235 + 1.58) GB ÷ (180 × 0.9) = 1.46 → 2 GPUs, 4 copies per DGX B200
-    assert (plan.gpus_per_replica, plan.replicas, plan.link) == (2, 4, "NVLink")
-    # bound: 2 × 7,700 GB/s ÷ 22 GB = 700 tokens/s
-    assert plan.decode_bound == pytest.approx(700.0)
+    # the KV cache limits users, and one copy over 8 GPUs holds (1,296 − 235) ÷ 0.789 = 1,345
+    # at 20 tok/s against 4 × 112 = 448 for four 2-GPU copies (was: the first size covering
+    # the 100 asked users, 2 GPUs; capacity no longer depends on the asked count)
+    assert (plan.gpus_per_replica, plan.replicas, plan.link) == (8, 1, "NVLink")
+    assert serving.max_concurrent_users == 1345
+    # bound: 8 × 7,700 GB/s ÷ 22 GB = 2,800 tokens/s
+    assert plan.decode_bound == pytest.approx(2800.0)
     assert serving.confidence == "low"
     assert "experts" in serving.confidence_reason
 
@@ -151,20 +161,29 @@ def test_moe_step_reads_more_experts_as_the_batch_grows(catalog: CatalogSnapshot
     load = _load(catalog, "Qwen3-235B-A22B", users=100, speed=20)
     plan = replica_plan(_vehicle(catalog, "dgx-b200"), load)
     one, many = plan.step_seconds(1, load), plan.step_seconds(32, load)
-    # batch 1 reads 22 GB of experts + 0.79 GB KV ÷ 9,240 GB/s usable = 2.47 ms;
-    # batch 32 touches 1 − (1 − 22/235)^32 = 95.7 % of 235 GB + 32 × 0.79 GB
-    assert one == pytest.approx((22 + 0.788529152) / 9240, rel=1e-6)
-    touched = 1 - (1 - 22 / 235) ** 32
-    assert many == pytest.approx((235 * touched + 32 * 0.788529152) / 9240, rel=1e-6)
+    # usable bandwidth 8 × 7,700 × 0.8031 = 49,471 GB/s; a step reads the dense part (7.37 GB:
+    # attention, router, head) and of the 227.0 GB of routed experts the share the batch
+    # touches, 1 − (1 − 8/128)^batch, at the calibrated expert efficiency 0.9425, plus KV
+    # (FP8: 0.394 GB per conversation); the floor is 94 layers × (52.27 + 10.78 NVLink +
+    # 10.25 MoE) µs = 6.89 ms
+    floor = 94 * (52.27 + 10.78 + 10.25) / 1e6
+    assert plan.overhead_seconds == pytest.approx(floor, rel=1e-6)
+    dense, experts, kv = load.dense_read_gb, 227.00712912, 0.394264576
+    assert one == pytest.approx((dense + experts * 0.0625 / 0.9425 + kv) / 49470.96 + floor)
+    touched = 1 - (1 - 0.0625) ** 32  # 87.3 % of the experts
+    assert many == pytest.approx(
+        (dense + experts * touched / 0.9425 + 32 * kv) / 49470.96 + floor, rel=1e-6
+    )
 
 
 def test_a_model_bigger_than_one_card_is_split_over_pcie(catalog: CatalogSnapshot) -> None:
     load = _load(catalog, "Llama-3.1-70B", Precision.BF16, users=10, speed=10)
     plan = replica_plan(_vehicle(catalog, "rtx-pro-server-8x"), load)
-    # 141.1 GB + 2.68 GB ÷ (96 × 0.9) = 1.66 → 2 cards per copy, joined only by PCIe
-    assert (plan.gpus_per_replica, plan.replicas, plan.link) == (2, 4, "PCIe")
-    # 2 × 1,792 GB/s × 0.60 (datacenter) × 0.70 (PCIe split) = 1,505.28 GB/s usable
-    assert plan.effective_bandwidth_gbs == pytest.approx(1505.28)
+    # 141.1 GB + 2.68 GB ÷ (96 × 0.9) = 1.66 → at least 2 cards, joined only by PCIe; all 8
+    # in one copy hold (691 − 141) ÷ 2.68 = 204 users at 10 tok/s against 4 × 11 = 44
+    assert (plan.gpus_per_replica, plan.replicas, plan.link) == (8, 1, "PCIe")
+    # 8 × 1,792 GB/s × 0.8031 (calibrated datacenter) × 0.70 (PCIe split) = 8,059.3 GB/s
+    assert plan.effective_bandwidth_gbs == pytest.approx(8059.27, abs=0.01)
 
 
 def test_a_model_bigger_than_the_vehicle_does_not_fit(catalog: CatalogSnapshot) -> None:

@@ -17,11 +17,13 @@ from apps.review.engine.checks import (
     floor_load,
     fp64,
     memory_fit,
+    model_limits,
     nvlink_domain,
     quote_lines,
     rack_power,
     throughput,
     transient,
+    ttft,
     utilization,
 )
 from apps.review.engine.checks.context import ReviewContext
@@ -32,10 +34,13 @@ Check = Callable[[ReviewContext], list[Finding]]
 # Report order: the quote, the load (memory, domain, FP64, speed, waste), then the building.
 CHECKS: tuple[tuple[str, Check], ...] = (
     (quote_lines.CHECK, quote_lines.check),
+    (model_limits.CONTEXT, model_limits.context_check),
     (memory_fit.CHECK, memory_fit.check),
     (nvlink_domain.CHECK, nvlink_domain.check),
     (fp64.CHECK, fp64.check),
+    (model_limits.PRECISION, model_limits.precision_check),
     (throughput.CHECK, throughput.check),
+    (ttft.CHECK, ttft.check),
     (utilization.CHECK, utilization.check),
     (rack_power.CHECK, rack_power.check),
     (transient.CHECK, transient.check),

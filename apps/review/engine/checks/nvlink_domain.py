@@ -51,6 +51,11 @@ def check(ctx: ReviewContext) -> list[Finding]:
         else f"one {gpu.model} ({num(domain_gb)} GB, its own domain: no NVLink to a neighbour)"
     )
     gpus_needed = math.ceil(unit / gpu.memory_gb)
+    serving = ctx.serving
+    if job.basis == "inference" and serving is not None and serving.primary is not None:
+        # one plan per report: the GPUs a copy rides on are the serving plan's (TP sizes that
+        # divide the heads: 128 heads over 4 or 8, never 5)
+        gpus_needed = serving.primary[1].gpus_per_replica
     metrics = {
         "unit_memory_gb": round(unit, 2),
         "nvlink_domain_memory_gb": round(domain_gb, 2),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from apps.review.engine.checks._common import finding_make, gpu_figure, num
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding
-from apps.review.engine.sizing.throughput import COMPUTE_EFFICIENCY
+from apps.review.engine.sizing.calibration import calibration
 
 CHECK = "throughput"
 #: The desk vehicles: a Spark or a workstation serves one developer, not a department.
@@ -54,6 +54,8 @@ def check(ctx: ReviewContext) -> list[Finding]:
         "replicas": sum(p.replicas for _, p in serving.plans),
         "conversations_per_replica_by_memory": plan.kv_slots,
         "link": plan.link,
+        "step_floor_ms": round(plan.overhead_seconds * 1000, 3),
+        "kv_bytes_per_value": load.kv_bytes,
     }
     bound_text = (
         f"{num(plan.bandwidth_gbs)} GB/s ÷ {num(load.active_weights_gb)} GB = "
@@ -63,10 +65,12 @@ def check(ctx: ReviewContext) -> list[Finding]:
         f", {num(plan.effective_tflops)} TFLOPS usable" if plan.effective_tflops is not None else ""
     )
     formula = (
-        f"bound: {bound_text}; roofline per replica: step = max((weights + batch × "
+        f"bound: {bound_text}; step per replica = max((weights read + batch × "
         f"{num(load.kv_mean_gb, 2)} GB KV) ÷ {num(plan.effective_bandwidth_gbs)} GB/s usable, "
         f"batch × {num(load.tflop_per_token, 3)} TFLOP ÷ usable compute{compute} at "
-        f"{COMPUTE_EFFICIENCY:.0%})"
+        f"{calibration().compute_efficiency:.0%}) + {num(plan.overhead_seconds * 1000, 2)} ms "
+        f"per-step floor ({load.layers} layers: kernels, collectives"
+        f"{', expert routing' if load.is_moe else ''}); calibrated on aiconfigurator 0.12"
     )
     replica = (
         f"one replica on {plan.gpus_per_replica} × {gpu.model}"

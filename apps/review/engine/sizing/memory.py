@@ -21,7 +21,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from apps.review.engine.model_resolve import ModelFacts
-from apps.review.engine.schemas import Precision, Workload, WorkloadKind
+from apps.review.engine.schemas import KvPrecision, Precision, Workload, WorkloadKind
+from apps.review.engine.sizing import quant
 
 TRAINING_BYTES_PER_PARAM = 16.0  # mixed-precision AdamW: 2 + 2 + 12 (ZeRO, arXiv 1910.02054)
 QLORA_BASE_BYTES_PER_PARAM = 0.55  # NF4 base 0.5-0.6 (QLoRA, arXiv 2305.14314)
@@ -41,9 +42,10 @@ def weights_gb(params_b: float, bytes_per_param: float) -> float:
     return params_b * bytes_per_param
 
 
-def kv_bytes_per_value(precision: Precision) -> float:
-    """KV cache bytes per value: 16-bit for every quantised model, wider only for FP32/FP64."""
-    return max(KV_BYTES_DEFAULT, precision.bytes_per_param)
+def kv_bytes_per_value(precision: Precision, kv: KvPrecision | None = None) -> float:
+    """KV cache bytes per value: as asked, else following the weights (FP8 and FP4 checkpoints
+    keep an FP8 cache, the rest 16-bit, FP32 4 bytes)."""
+    return quant.kv_bytes_per_value(precision, kv)
 
 
 def kv_cache_gb(
@@ -193,8 +195,9 @@ def _lora_memory(workload: Workload, model: ModelFacts) -> JobMemory:
 
 
 def _inference_memory(workload: Workload, model: ModelFacts) -> JobMemory:
-    weights = weights_gb(model.total_params_b, workload.precision.bytes_per_param)
-    kv_bytes = kv_bytes_per_value(workload.precision)
+    split = quant.weight_split(model, workload.precision)
+    weights = split.weights_gb
+    kv_bytes = kv_bytes_per_value(workload.precision, workload.kv_precision)
     per_seq = kv_cache_gb(model, context_tokens=workload.context_tokens, bytes_per_value=kv_bytes)
     notes = []
     if per_seq is None:
@@ -213,6 +216,7 @@ def _inference_memory(workload: Workload, model: ModelFacts) -> JobMemory:
         kv_per_sequence_gb=per_seq,
         formula=(
             f"weights {model.total_params_b:g} B × {workload.precision.bytes_per_param:g} B"
+            f"{' (per component)' if split.priced_per_component else ''}"
             f" = {weights:,.1f} GB + KV ({kv_text} = {per_seq:,.2f} GB)"
             f" × {users:,} user{'' if users == 1 else 's'}"
             f" = {total:,.1f} GB"

@@ -1,26 +1,26 @@
-"""How fast, for how many: the bandwidth bound and a roofline estimate of users served.
+"""How fast, for how many: the bandwidth bound and a calibrated step-time model of users served.
 
 The bound (CONTRACT.md `decode_tokens_per_sec_bound`) is the field guide's simplest sum: one
 conversation reads every active weight once per token, so tokens/s ≤ bandwidth ÷ bytes of active
 weights. Qwen3-32B at 8 bits on a 273 GB/s DGX Spark: 273 ÷ 32.8 ≈ 8.3 tokens/s. It counts
-weights only; the KV cache read is left to the realistic estimate.
+weights only and stays that simple sum; the realistic estimate is what is calibrated.
 
-The realistic estimate is a roofline per batch step of one replica serving `b` conversations:
-  step time = max( (weights touched + b × KV read per sequence) ÷ (bandwidth × efficiency),
-                   b × 2 × active parameters ÷ (FLOPS × compute efficiency) )
-and each conversation gets one token per step. A sequence is on average half-way through its
-context, so the KV read per step is half the full-context cache; memory reserves the full one.
+The realistic estimate is a step time per decode step of one replica serving `b` conversations
+(apps/review/engine/sizing/calibration.py):
+  step = max( (weights read + b × KV read per sequence) ÷ (bandwidth × efficiency),
+              b × 2 × active parameters ÷ (FLOPS × compute efficiency) )
+         + per-step overhead + layers × (per-layer overhead + collective on the replica's link)
+         + MoE layers × routing overhead
+and each conversation gets one token per step. Weights read: the dense part every step, and of
+the routed experts the share a batch touches, 1 − (1 − k/E)^b. A sequence is on average half-way
+through its context, so the KV read per step is half the full-context cache; memory reserves the
+full one. Prefill (time to first token) is compute-bound: prompt × 2 × active ÷ (rate × prefill
+efficiency) plus the per-layer floor.
 
-Calibration (shared/reference/measured.md):
-- bandwidth efficiency 0.70 on desk-class engines (GB10, RTX PRO, DGX Station): single-stream
-  decode on the DGX Spark lands at 60-87 % of the bound (Qwen3-8B BF16 vLLM 13.1 of 18.0 = 73 %);
-- 0.60 on datacenter engines, which reach a lower share of their much higher bandwidth at batch 1;
-- compute efficiency 0.50 of the dense tensor rate (TensorRT-LLM H200 FP8 Llama-3.3-70B 128/128:
-  3,803 output tok/s, about half the FP8 roofline once prefill is counted);
-- a replica split over PCIe keeps 0.70 of that (RTX PRO 6000 8-GPU PCIe vs B200 NVLink on
-  Llama-3.1-405B), one split over the network 0.50.
-Confidence is "medium" where these were measured and "low" elsewhere (datacenter GPUs at small
-batch, MoE expert routing, PCIe or network splits, unknown KV shape).
+Capacity (`max_concurrent_users`) is a property of the quote, the model, its precision, the
+context and the asked speed, never of the asked user count: the replica plan is the one that
+serves the most users at that speed (`replica_plan`), and per-user speed at the load only falls
+as users are added.
 """
 
 from __future__ import annotations
@@ -31,19 +31,16 @@ from dataclasses import dataclass
 
 from apps.catalog.snapshot import GpuSpec
 from apps.review.engine.model_resolve import ModelFacts
-from apps.review.engine.schemas import Precision, Workload
-from apps.review.engine.sizing.memory import (
-    USABLE_MEMORY_FRACTION,
-    kv_bytes_per_value,
-    kv_cache_gb,
-    weights_gb,
-)
+from apps.review.engine.schemas import KvPrecision, Precision, Workload
+from apps.review.engine.sizing.calibration import calibration
+from apps.review.engine.sizing.memory import USABLE_MEMORY_FRACTION, kv_cache_gb
+from apps.review.engine.sizing.quant import kv_bytes_per_value, weight_split
 from apps.review.engine.sizing.vehicle import Vehicle
 
 DESK_FORM_FACTORS = frozenset({"phone", "laptop", "desktop", "workstation"})
-BANDWIDTH_EFFICIENCY_DESK = 0.70
-BANDWIDTH_EFFICIENCY_DATACENTER = 0.60
-COMPUTE_EFFICIENCY = 0.50
+BANDWIDTH_EFFICIENCY_DESK = calibration().bandwidth_efficiency_desk
+BANDWIDTH_EFFICIENCY_DATACENTER = calibration().bandwidth_efficiency_datacenter
+COMPUTE_EFFICIENCY = calibration().compute_efficiency
 SPLIT_EFFICIENCY = {"one GPU": 1.0, "NVLink": 1.0, "PCIe": 0.70, "network": 0.50}
 MEAN_CONTEXT_SHARE = 0.5
 SMALL_BATCH = 8  # below this, datacenter bandwidth efficiency is the least certain
@@ -65,6 +62,14 @@ class ServingLoad:
     kv_mean_gb: float  # KV read per step for one conversation (half-way through its context)
     tflop_per_token: float  # 2 × active parameters
     kv_known: bool
+    attn_heads: int | None = None  # tensor-parallel sizes must divide them
+    dense_read_gb: float = 0.0  # read every step: attention, dense FFNs, shared experts, head
+    expert_gb: float | None = None  # every routed expert; None = the whole model is one pool
+    expert_share: float | None = None  # what one token reads of them: k ÷ E
+    layers: int = 0
+    moe: bool = False
+    kv_bytes: float = 2.0
+    prompt_tokens: int = 0
 
     @property
     def active_share(self) -> float:
@@ -72,7 +77,23 @@ class ServingLoad:
 
     @property
     def is_moe(self) -> bool:
-        return self.active_share < 1.0
+        return self.moe
+
+    def weights_read_gb(self, batch: int) -> float:
+        """Weights one step of `batch` conversations reads: the dense part, plus the experts
+        the batch touches, 1 − (1 − k/E)^batch of them."""
+        pool = self.weights_gb if self.expert_gb is None else self.expert_gb
+        share = self.active_share if self.expert_share is None else self.expert_share
+        touched = 1.0 - (1.0 - share) ** batch if share < 1.0 else 1.0
+        return self.dense_read_gb + pool * touched
+
+    def step_read_gb(self, batch: int) -> float:
+        """Weights read as bandwidth sees them: routed experts touched count ÷ the calibrated
+        expert efficiency (many small GEMMs reach less of the bandwidth than one big one)."""
+        if self.expert_gb is None:
+            return self.weights_read_gb(batch)
+        experts = self.weights_read_gb(batch) - self.dense_read_gb
+        return self.dense_read_gb + experts / calibration().expert_read_efficiency
 
     @property
     def unit_gb(self) -> float:
@@ -87,25 +108,37 @@ def serving_load(
     context_tokens: int,
     users: int,
     tokens_per_sec_per_user: float,
+    kv_precision: KvPrecision | None = None,
+    prompt_tokens: int | None = None,
+    mean_context_tokens: int | None = None,
 ) -> ServingLoad:
     """Bytes and FLOPs per token for `users` conversations of `context_tokens` each."""
-    bytes_per_param = precision.bytes_per_param
-    kv_bytes = kv_bytes_per_value(precision)
+    split = weight_split(model, precision)
+    kv_bytes = kv_bytes_per_value(precision, kv_precision)
     full = kv_cache_gb(model, context_tokens=context_tokens, bytes_per_value=kv_bytes)
-    mean_tokens = max(1, round(context_tokens * MEAN_CONTEXT_SHARE))
+    mean_tokens = mean_context_tokens or max(1, round(context_tokens * MEAN_CONTEXT_SHARE))
     mean = kv_cache_gb(model, context_tokens=mean_tokens, bytes_per_value=kv_bytes)
+    layers = model.layers or 0
     return ServingLoad(
         model_name=model.name,
         precision=precision,
         users=users,
         tokens_per_sec_per_user=tokens_per_sec_per_user,
         context_tokens=context_tokens,
-        weights_gb=weights_gb(model.total_params_b, bytes_per_param),
-        active_weights_gb=weights_gb(model.active_params_b, bytes_per_param),
+        weights_gb=split.weights_gb,
+        active_weights_gb=split.active_gb,
         kv_full_gb=full or 0.0,
         kv_mean_gb=mean or 0.0,
         tflop_per_token=2 * model.active_params_b / 1000,
         kv_known=full is not None,
+        attn_heads=model.attn_heads,
+        dense_read_gb=split.dense_read_gb,
+        expert_gb=split.expert_gb if split.priced_per_component or split.dense_read_gb else None,
+        expert_share=split.expert_share if split.dense_read_gb else None,
+        layers=layers,
+        moe=model.is_moe,
+        kv_bytes=kv_bytes,
+        prompt_tokens=prompt_tokens or context_tokens,
     )
 
 
@@ -118,6 +151,8 @@ def workload_serving_load(workload: Workload, model: ModelFacts) -> ServingLoad:
         context_tokens=workload.context_tokens,
         users=workload.concurrent_users,
         tokens_per_sec_per_user=workload.tokens_per_sec_per_user,
+        kv_precision=workload.kv_precision,
+        prompt_tokens=workload.prompt_tokens,
     )
 
 
@@ -141,6 +176,15 @@ _RATE_FAMILY = {
     Precision.BF16: "bf16",
     Precision.FP16: "bf16",
     Precision.FP32: "fp32",
+    Precision.NVFP4: "fp4",
+    Precision.MXFP4: "fp4",
+    # weight-only int4 and GGUF formats dequantise and multiply at the BF16 rate
+    Precision.AWQ: "bf16",
+    Precision.GPTQ: "bf16",
+    Precision.Q4_K_M: "bf16",
+    Precision.Q5_K_M: "bf16",
+    Precision.Q6_K: "bf16",
+    Precision.Q8_0: "bf16",
 }
 
 
@@ -160,9 +204,10 @@ def compute_tflops(gpu: GpuSpec, precision: Precision) -> tuple[float | None, st
 
 
 def bandwidth_efficiency(gpu: GpuSpec) -> float:
+    """The calibrated share of the spec-sheet bandwidth a decode step reaches."""
     if gpu.form_factor in DESK_FORM_FACTORS:
-        return BANDWIDTH_EFFICIENCY_DESK
-    return BANDWIDTH_EFFICIENCY_DATACENTER
+        return calibration().bandwidth_efficiency_desk
+    return calibration().bandwidth_efficiency_datacenter
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +224,8 @@ class ReplicaPlan:
     users_at_speed: int  # conversations one replica serves at the asked speed
     decode_bound: float
     fits: bool
+    overhead_seconds: float = 0.0  # per decode step: launches, per-layer collectives, routing
+    prefill_tflops: float | None = None
 
     @property
     def capacity_users(self) -> int:
@@ -189,12 +236,14 @@ class ReplicaPlan:
         return self.replicas * self.kv_slots
 
     def step_seconds(self, batch: int, load: ServingLoad) -> float:
-        """Time of one decode step with `batch` conversations (roofline: memory or compute)."""
+        """Time of one decode step with `batch` conversations (memory or compute, plus the
+        per-step floor)."""
         return step_seconds(
             batch,
             load=load,
             bandwidth_gbs=self.effective_bandwidth_gbs,
             tflops=self.effective_tflops,
+            overhead_seconds=self.overhead_seconds,
         )
 
     def tokens_per_sec_per_user(self, batch: int, load: ServingLoad) -> float:
@@ -202,51 +251,84 @@ class ReplicaPlan:
             return 0.0
         return 1.0 / self.step_seconds(batch, load)
 
+    def ttft_seconds(self, load: ServingLoad) -> float | None:
+        """Time to first token for one prompt: its FLOPs ÷ usable prefill compute, plus reading
+        the weights once and the per-layer floor."""
+        if not self.fits or not self.prefill_tflops:
+            return None
+        return ttft_seconds(
+            load,
+            prefill_tflops=self.prefill_tflops,
+            bandwidth_gbs=self.effective_bandwidth_gbs,
+            overhead_seconds=self.overhead_seconds,
+        )
+
 
 def step_seconds(
-    batch: int, *, load: ServingLoad, bandwidth_gbs: float, tflops: float | None
+    batch: int,
+    *,
+    load: ServingLoad,
+    bandwidth_gbs: float,
+    tflops: float | None,
+    overhead_seconds: float = 0.0,
 ) -> float:
-    """One decode step: (weights touched + batch × KV read) ÷ usable bandwidth, or the FLOPs
-    ÷ usable compute when that is slower. MoE weights touched = 1 − (1 − active share)^batch."""
-    touched = 1.0 - (1.0 - load.active_share) ** batch
-    seconds = (load.weights_gb * touched + batch * load.kv_mean_gb) / bandwidth_gbs
+    """One decode step: (weights read + batch × KV read) ÷ usable bandwidth, or the FLOPs
+    ÷ usable compute when that is slower, plus the per-step overhead. MoE weights read =
+    dense part + experts × (1 − (1 − k/E)^batch)."""
+    seconds = (load.step_read_gb(batch) + batch * load.kv_mean_gb) / bandwidth_gbs
     if tflops:
         seconds = max(seconds, batch * load.tflop_per_token / tflops)
-    return seconds
+    return seconds + overhead_seconds
+
+
+def ttft_seconds(
+    load: ServingLoad, *, prefill_tflops: float, bandwidth_gbs: float, overhead_seconds: float
+) -> float:
+    """Prefill of one prompt: prompt × 2 × active parameters ÷ usable compute, at least one
+    read of the weights, plus the per-step floor. Llama-3.1-70B (141 GFLOP a token) with a
+    4,096-token prompt on 8 × H200 at 989 × 8 × 0.5 TFLOPS: 4,096 × 0.141 ÷ 3,956 ≈ 0.146 s."""
+    compute = load.prompt_tokens * load.tflop_per_token / prefill_tflops
+    memory = load.weights_read_gb(load.prompt_tokens) / bandwidth_gbs
+    return max(compute, memory) + overhead_seconds
+
+
+def step_overhead_seconds(load: ServingLoad, link: str) -> float:
+    """The per-step floor: a fixed cost, each layer's kernels, each layer's collective on the
+    replica's link (none on one GPU), each MoE layer's routing and dispatch."""
+    cal = calibration()
+    per_layer = cal.layer_overhead_us + cal.collective(link)
+    micro = cal.step_overhead_us + load.layers * per_layer
+    if load.is_moe:
+        micro += load.layers * cal.moe_layer_overhead_us
+    return micro / 1e6
 
 
 def users_at_speed(
-    load: ServingLoad, *, slots: int, bandwidth_gbs: float, tflops: float | None
+    load: ServingLoad,
+    *,
+    slots: int,
+    bandwidth_gbs: float,
+    tflops: float | None,
+    overhead_seconds: float = 0.0,
 ) -> int:
-    """The most conversations (≤ slots) one replica serves at the asked speed.
-
-    Each step must take at most 1 ÷ speed seconds, so memory allows
-    b ≤ (seconds × bandwidth − weights touched) ÷ KV per conversation and compute allows
-    b ≤ seconds × TFLOPS ÷ TFLOP per token. For a dense model that is the answer; for MoE the
-    weights touched grow with b, so a binary search runs below that ceiling.
-    """
+    """The most conversations (≤ slots) one replica serves at the asked speed: the largest
+    batch whose step takes at most 1 ÷ speed seconds (step time only grows with the batch,
+    so a binary search finds it)."""
     target_seconds = 1.0 / load.tokens_per_sec_per_user
-    spare_gb = target_seconds * bandwidth_gbs - load.weights_gb * load.active_share
-    if slots < 1 or spare_gb < 0:
-        return 0
-    ceiling = float(slots)
-    if load.kv_mean_gb > 0:
-        ceiling = min(ceiling, spare_gb / load.kv_mean_gb)
-    if tflops:
-        ceiling = min(ceiling, target_seconds * tflops / load.tflop_per_token)
-    high = math.floor(ceiling + 1e-9)
-    if high < 1 or not load.is_moe:
-        return max(0, high)
 
     def fast_enough(batch: int) -> bool:
-        return (
-            step_seconds(batch, load=load, bandwidth_gbs=bandwidth_gbs, tflops=tflops)
-            <= target_seconds
+        seconds = step_seconds(
+            batch,
+            load=load,
+            bandwidth_gbs=bandwidth_gbs,
+            tflops=tflops,
+            overhead_seconds=overhead_seconds,
         )
+        return seconds <= target_seconds * (1 + 1e-12)
 
-    if not fast_enough(1):
+    if slots < 1 or not fast_enough(1):
         return 0
-    low = 1
+    low, high = 1, slots
     while low < high:
         mid = (low + high + 1) // 2
         if fast_enough(mid):
@@ -285,7 +367,9 @@ def replica_evaluate(vehicle: Vehicle, load: ServingLoad, gpus_per_replica: int)
     split = SPLIT_EFFICIENCY[link]
     tflops, _ = compute_tflops(gpu, load.precision)
     usable_bw = raw_bw * bandwidth_efficiency(gpu) * split
-    usable_tflops = n * tflops * COMPUTE_EFFICIENCY * split if tflops else None
+    usable_tflops = n * tflops * calibration().compute_efficiency * split if tflops else None
+    prefill_tflops = n * tflops * calibration().prefill_efficiency * split if tflops else None
+    overhead = step_overhead_seconds(load, link)
     return ReplicaPlan(
         gpus_per_replica=n,
         replicas=replicas,
@@ -295,48 +379,80 @@ def replica_evaluate(vehicle: Vehicle, load: ServingLoad, gpus_per_replica: int)
         effective_tflops=usable_tflops,
         kv_slots=slots,
         users_at_speed=users_at_speed(
-            load, slots=slots, bandwidth_gbs=usable_bw, tflops=usable_tflops
+            load,
+            slots=slots,
+            bandwidth_gbs=usable_bw,
+            tflops=usable_tflops,
+            overhead_seconds=overhead,
         ),
         decode_bound=decode_bound_tokens_per_sec(raw_bw, load.active_weights_gb),
         fits=fits,
+        overhead_seconds=overhead,
+        prefill_tflops=prefill_tflops,
     )
 
 
-def replica_candidates(vehicle: Vehicle, load: ServingLoad) -> list[int]:
-    """Replica sizes worth trying: the fewest GPUs that hold one copy, then doublings."""
-    per_gpu = vehicle.gpu_memory_gb * USABLE_MEMORY_FRACTION
-    smallest = max(1, math.ceil(load.unit_gb / per_gpu)) if per_gpu > 0 else 1
-    total = vehicle.gpus
-    if smallest > total:
-        return [smallest]
-    sizes = {smallest}
+MAX_TENSOR_PARALLEL = 64  # engines split one replica at most this wide; beyond it, pipeline
+COUPLING_GAIN = 1.25  # a wider replica must serve 25 % more users to be worth its coupling
+
+
+def tensor_parallel_sizes(vehicle: Vehicle, heads: int | None) -> list[int]:
+    """Tensor-parallel sizes one system can run: powers of two that divide the attention heads
+    (128 heads split 1, 2, 4, 8 ways, never 5) and the system's GPUs; NVLink joins those up to
+    the NVLink domain, PCIe the rest (RTX PRO servers: 2 cards over PCIe)."""
+    sizes = []
     size = 1
-    while size <= total:
-        if size > smallest:
-            sizes.add(size)
+    per_system = vehicle.gpus_per_system
+    while size <= min(per_system, vehicle.gpus, MAX_TENSOR_PARALLEL):
+        # the size divides the heads and the system, so no GPU of a system idles (an NVL72
+        # runs nine 8-GPU copies, not one of 64 with 8 idle)
+        if (heads is None or heads % size == 0) and per_system % size == 0:
+            sizes.append(size)
         size *= 2
-    for natural in (vehicle.domain_gpus, vehicle.gpus_per_system):
-        if smallest <= natural <= total:
-            sizes.add(natural)
-    return sorted(sizes)
+    return sizes or [1]
+
+
+def replica_candidates(vehicle: Vehicle, load: ServingLoad) -> list[int]:
+    """GPUs per replica worth trying: every tensor-parallel size inside one NVLink domain that
+    holds one copy of the weights plus one conversation; when none does, the sizes over PCIe
+    inside one system; when none does, pipeline stages of the widest size across systems
+    (2 × 8 GPUs over the network) until one holds it."""
+    per_gpu = vehicle.gpu_memory_gb * USABLE_MEMORY_FRACTION
+    sizes = tensor_parallel_sizes(vehicle, load.attn_heads)
+    holding = [n for n in sizes if n * per_gpu - load.weights_gb >= load.kv_full_gb]
+    coupled = [n for n in holding if n <= vehicle.domain_gpus]
+    if coupled:  # a copy that fits one NVLink domain is never split over PCIe
+        return coupled
+    if holding:
+        return holding
+    widest = sizes[-1]
+    stages = 2
+    while widest * stages <= vehicle.gpus:
+        if widest * stages * per_gpu - load.weights_gb >= load.kv_full_gb:
+            return [widest * stages]
+        stages += 1
+    return [widest]  # nothing on the quote holds it: the widest split, marked as not fitting
+
+
+def _better(plan: ReplicaPlan, best: ReplicaPlan) -> bool:
+    """A plan that fits beats one that does not; a wider one must serve 25 % more users; when
+    nobody is served at the speed, the one holding more conversations."""
+    if plan.fits != best.fits:
+        return plan.fits
+    if plan.capacity_users > best.capacity_users * COUPLING_GAIN:
+        return True
+    return best.capacity_users == 0 and plan.users_by_memory > best.users_by_memory
 
 
 def replica_plan(vehicle: Vehicle, load: ServingLoad) -> ReplicaPlan:
-    """The fewest GPUs per replica that serve every user at the asked speed; when no size does,
-    the size that serves the most (ties: fewer GPUs). Qwen3-32B on a DGX B300 runs one copy per
-    GPU (8 replicas), not one copy over all eight."""
+    """The deployment that serves the most users at the asked speed, whatever the asked user
+    count: capacity is a property of (vehicle, model, precision, context, speed). A wider
+    replica wins only when it serves 25 % more (coupling GPUs costs reliability and
+    flexibility for little): Qwen3-32B on a DGX B300 runs one copy per GPU (8 replicas)."""
     best: ReplicaPlan | None = None
     for size in replica_candidates(vehicle, load):
         plan = replica_evaluate(vehicle, load, size)
-        if plan.capacity_users >= load.users:
-            return plan
-        more_served = best is None or plan.capacity_users > best.capacity_users
-        more_held = (
-            best is not None
-            and best.capacity_users == 0
-            and plan.users_by_memory > best.users_by_memory
-        )
-        if more_served or more_held:
+        if best is None or _better(plan, best):
             best = plan
     assert best is not None  # replica_candidates never returns an empty list
     return best
