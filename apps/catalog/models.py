@@ -214,7 +214,7 @@ class ModelPreset(models.Model):
     lm_head_params_b = models.FloatField(null=True, blank=True)
     decode_read_params_b = models.FloatField(null=True, blank=True)
     license = models.CharField(max_length=120, blank=True)
-    release_date = models.CharField(max_length=20, blank=True)
+    release_date = models.CharField(max_length=80, blank=True)
 
     class Meta:
         ordering = ["name"]

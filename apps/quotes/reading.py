@@ -1342,21 +1342,38 @@ def bom_read(
 def _corrected(
     reading: SystemReading, fix: LineCorrection, catalog: CatalogSnapshot
 ) -> SystemReading:
-    if fix.system and fix.system in catalog.system_by_key:
-        reading.spec = catalog.system(fix.system)
+    spec = catalog.system_by_key.get(fix.system or "")
+    if spec is not None:
+        reading.spec = spec
+        fixed = catalog.gpu_by_key.get(spec.gpu or "")
+        if fixed is not None and not fix.gpu and not reading.gpus_per_system:
+            # "this line is a PowerEdge XE9680": the catalog's 8 × H200 SXM come with it
+            reading.gpu, reading.gpus_per_system = fixed, spec.gpu_count
     if fix.gpu and fix.gpu in catalog.gpu_by_key:
         reading.gpu = catalog.gpu(fix.gpu)
         if not reading.gpus_per_system:
             reading.gpus_per_system = 1
     if fix.gpus_per_system is not None:
         reading.gpus_per_system = fix.gpus_per_system
-        if reading.gpu is not None and reading.gpu.interconnect == "pcie":
-            reading.nvlink_domain_gpus = 1
-        reading.nvlink_domain_gpus = min(
-            max(reading.nvlink_domain_gpus, 1), max(fix.gpus_per_system, 1)
-        )
+    if reading.gpu is not None:
+        reading.nvlink_domain_gpus = _corrected_domain(reading, spec)
     reading.row.corrected = True
     return reading
+
+
+def _corrected_domain(reading: SystemReading, spec: SystemSpec | None) -> int:
+    """The NVLink domain after a correction: PCIe cards are 1 GPU each; SXM GPUs on a board
+    (NVSwitch) are one domain up to the GPU's own limit (8 × H200 SXM = one 8-GPU domain);
+    bridged cards keep what their bridges make, never more than the system's GPUs."""
+    gpu = reading.gpu
+    count = max(reading.gpus_per_system, 1)
+    if gpu is None or gpu.interconnect == "pcie":
+        return 1
+    if spec is not None and spec.gpu == gpu.key and spec.gpu_count == count:
+        return spec.nvlink_domain_gpus
+    if gpu.interconnect in ("nvlink_switch", "nvlink_c2c"):
+        return min(gpu.nvlink_domain_gpus, count)
+    return min(max(reading.nvlink_domain_gpus, 1), count)
 
 
 def _loose_cards_place(rows: list[Row]) -> None:

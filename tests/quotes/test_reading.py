@@ -355,3 +355,26 @@ def test_confirming_a_sub_line_as_its_server_adds_no_system(catalog: CatalogSnap
     # Still 2 servers of 8 GPUs: the confirmed sub-line is part of the server, not another.
     assert [(s.quantity, s.gpus_per_system) for s in intake.systems] == [(2, 8)]
     assert intake.summary.lines[2].role == "chassis"
+
+
+def test_a_line_corrected_to_a_catalog_system_carries_its_gpus(catalog: CatalogSnapshot) -> None:
+    """ "These two compute nodes are PowerEdge XE9680": the catalog's 8 × H200 SXM come with
+    the system, in one 8-GPU NVLink domain (8 × 141 GB = 1,128 GB)."""
+    body = "1,NW-NODE-8,Compute node,2,290000,580000\n"
+    fix = LineCorrection(role="system", system="dell-xe9680")
+    (system,) = read(catalog, body, corrections={1: fix}).systems
+    spec = catalog.system("dell-xe9680")
+    assert (system.quantity, system.gpus_per_system) == (2, spec.gpu_count)
+    assert system.nvlink_domain_gpus == spec.nvlink_domain_gpus == 8
+
+
+def test_sxm_gpus_given_by_a_correction_share_one_domain(catalog: CatalogSnapshot) -> None:
+    """8 × H200 SXM on a corrected line are one NVSwitch domain, not eight 1-GPU islands."""
+    body = "1,NW-NODE-8,Compute node,2,290000,580000\n"
+    fix = LineCorrection(role="system", gpu="h200-sxm", gpus_per_system=8)
+    (system,) = read(catalog, body, corrections={1: fix}).systems
+    assert (system.gpus_per_system, system.nvlink_domain_gpus) == (8, 8)
+    # L40S are PCIe cards: each its own domain.
+    fix = LineCorrection(role="system", gpu="l40s", gpus_per_system=4)
+    (system,) = read(catalog, body, corrections={1: fix}).systems
+    assert (system.gpus_per_system, system.nvlink_domain_gpus) == (4, 1)
