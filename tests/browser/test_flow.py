@@ -44,9 +44,9 @@ def test_upload_review_change_approve_and_the_customer_reads_it(sessions):
     before = utilization.inner_text()
     account.shot("02-review")
 
-    # --- change the load: 100 users become 2,000; the results swap in place -------------------
+    # --- change the load: 100 users become 20,000; the results swap in place -------------------
     page.evaluate("window.rightsizeMarker = 'same page'")
-    page.fill("#id_w-concurrent_users", "2000")
+    page.fill("#id_w-concurrent_users", "20000")
     page.press("#id_w-concurrent_users", "Tab")  # leaving the field previews the change
     expect(page.locator("#preview-note")).to_be_visible()
     expect(utilization).not_to_have_text(before)
@@ -63,7 +63,7 @@ def test_upload_review_change_approve_and_the_customer_reads_it(sessions):
     expect(page.locator(".verdict-sentence")).to_contain_text("Back corner of the lot")
     account.shot("03-review-after-change")
     review = Review.objects.get()
-    assert review.version == 2 and review.workload["concurrent_users"] == 2000
+    assert review.version == 2 and review.workload["concurrent_users"] == 20000
     assert review.status == ReviewStatus.PENDING
 
     # --- Finance approves with a comment ------------------------------------------------------
