@@ -1,4 +1,5 @@
 from django.contrib import admin
+from simple_history.admin import SimpleHistoryAdmin
 
 from apps.sites.models import Membership, Organisation, SavedFacility, SavedWorkload
 
@@ -15,5 +16,13 @@ class MembershipAdmin(admin.ModelAdmin):
     list_filter = ["role", "organisation"]
 
 
-admin.site.register(SavedWorkload)
-admin.site.register(SavedFacility)
+@admin.register(SavedWorkload)
+class SavedWorkloadAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "organisation", "created_at"]
+    list_filter = ["organisation"]
+
+
+@admin.register(SavedFacility)
+class SavedFacilityAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "organisation", "created_at"]
+    list_filter = ["organisation"]

@@ -32,6 +32,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "django_tasks_db",
+    "simple_history",
+    "import_export",
     "apps.sites",
     "apps.catalog",
     "apps.quotes",
@@ -58,6 +60,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "simple_history.middleware.HistoryRequestMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -503,6 +503,9 @@ class ReviewReport(BaseModel):
     workload: Workload | None = None
     facility: Facility | None = None
     catalog_version: str = ""
+    #: the catalog revision the figures came from (bumped on every catalog edit); None when the
+    #: review ran on the bundled fixture rather than the database catalog
+    catalog_revision: int | None = None
 
     def worst(self, check: str) -> str | None:
         severities = [f.severity for f in self.findings if f.check == check]
