@@ -6,6 +6,8 @@ from pathlib import Path
 import dj_database_url
 from django.utils.csp import CSP
 
+from apps.sites.logs import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
@@ -46,6 +48,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "apps.sites.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "apps.sites.hygiene.ApiJsonErrorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -187,12 +190,8 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # Finance blood pressure: spend thresholds in USD (calm < 10k, raised < 100k, high < 1M).
 RIGHTSIZE_FINANCE_THRESHOLDS = (10_000, 100_000, 1_000_000)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {
-        "axes": {"handlers": ["console"], "level": "WARNING"},
-        "rightsize": {"handlers": ["console"], "level": "INFO"},
-    },
-}
+# Plain lines with the request id here; production.py writes JSON lines (apps/sites/logs.py).
+LOGGING = logging_config(json_lines=env_bool("LOG_JSON", False))
+
+# How often a process compares its catalog snapshot with the catalog revision (seconds).
+CATALOG_REVISION_CHECK_SECONDS = float(os.environ.get("CATALOG_REVISION_CHECK_SECONDS", "1"))

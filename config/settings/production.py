@@ -4,6 +4,7 @@ import os
 
 from django.core.exceptions import ImproperlyConfigured
 
+from apps.sites.logs import logging_config
 from config.settings.base import *  # noqa: F403
 from config.settings.base import DATABASES, env_bool
 
@@ -13,6 +14,8 @@ if len(SECRET_KEY) < 50:
     raise ImproperlyConfigured("SECRET_KEY must be set to at least 50 characters in production")
 
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+# A load balancer's health probes speak plain HTTP to the container.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
@@ -38,3 +41,7 @@ DATABASES = {
         "CONN_HEALTH_CHECKS": True,
     },
 }
+
+# One JSON object per log line, each with its request id (apps/sites/logs.py); LOG_JSON=0 for
+# plain lines.
+LOGGING = logging_config(json_lines=env_bool("LOG_JSON", True))
