@@ -294,8 +294,6 @@ def review_revise(*, review: Review, data: bytes, filename: str, user: User) -> 
         previous=review.quote,
         catalog=catalog,
     )
-    if on_read is not None:  # the background upload's progress: read, now reviewing
-        on_read()
     report = review_report(
         intake=read.intake, workload=workload, facility=facility, catalog=catalog
     )

@@ -99,7 +99,9 @@ def upload_job_run(*, job_id: int) -> UploadJob:
         return _failed(job, str(error), file=job.filename)
     except Exception as exc:
         logger.exception("upload job %s failed", job.pk)
-        return _failed(job, f"the quote could not be read ({type(exc).__name__})", file=job.filename)
+        return _failed(
+            job, f"the quote could not be read ({type(exc).__name__})", file=job.filename
+        )
     job.review = review
     job.status = UploadStatus.DONE
     job.save(update_fields=["review", "status", "updated_at"])
@@ -130,3 +132,11 @@ def upload_job_problem(job: UploadJob) -> QuoteParseError | None:
     )
     error.quote = job.quote
     return error
+
+
+def upload_blobs_pending(names: list[str]) -> set[str]:
+    """Blobs a queued or running upload still needs: the orphan sweep keeps them, however long
+    the workers were down."""
+    pending = [UploadStatus.QUEUED, UploadStatus.READING, UploadStatus.REVIEWING]
+    rows = UploadJob.objects.filter(blob__in=names, status__in=pending)
+    return set(rows.values_list("blob", flat=True))

@@ -9,6 +9,9 @@ from django.utils.csp import CSP
 from apps.sites.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
+# Where the process writes (static files collected, uploads spooled, throttle counts, uploads
+# on disk): the checkout's var/, or RIGHTSIZE_VAR_DIR for an installed wheel or a container.
+VAR_DIR = Path(os.environ.get("RIGHTSIZE_VAR_DIR") or BASE_DIR / "var")
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -117,7 +120,7 @@ CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "throttle": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": str(BASE_DIR / "var" / "throttle"),
+        "LOCATION": str(VAR_DIR / "throttle"),
         "TIMEOUT": 300,
         "OPTIONS": {"MAX_ENTRIES": 5000},
     },
@@ -146,9 +149,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "var" / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or VAR_DIR / "staticfiles")
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
-MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "var" / "media"))
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 MEDIA_URL = "/media-not-served/"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -159,7 +162,7 @@ STORAGES = {
 QUOTE_MAX_UPLOAD_BYTES = int(os.environ.get("QUOTE_MAX_UPLOAD_BYTES", str(10 * 1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = QUOTE_MAX_UPLOAD_BYTES + 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
-FILE_UPLOAD_TEMP_DIR = os.environ.get("FILE_UPLOAD_TEMP_DIR") or str(BASE_DIR / "var" / "tmp")
+FILE_UPLOAD_TEMP_DIR = os.environ.get("FILE_UPLOAD_TEMP_DIR") or str(VAR_DIR / "tmp")
 Path(FILE_UPLOAD_TEMP_DIR).mkdir(parents=True, exist_ok=True)
 # Spooled uploads get an anonymous temp file: a killed worker leaves nothing behind.
 FILE_UPLOAD_HANDLERS = [

@@ -7,6 +7,7 @@ from django.core.exceptions import ImproperlyConfigured
 from apps.sites.logs import logging_config
 from config.settings.base import *  # noqa: F403
 from config.settings.base import DATABASES, env_bool
+from config.settings.storage import default_storage_from_env
 
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
@@ -24,7 +25,7 @@ SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 CSRF_COOKIE_HTTPONLY = True
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": default_storage_from_env(os.environ),
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 

@@ -36,7 +36,7 @@ def manual_inputs_keep(
 ) -> None:
     """The upload's load and room fields, so the grid does not ask for them twice."""
     if fields is None:
-        fields = {k: v for k, v in request.POST.items() if k.startswith(("w-", "f-"))}
+        fields = {k: str(v) for k, v in request.POST.items() if k.startswith(("w-", "f-"))}
     request.session[f"{INPUTS_KEY}{quote.uuid}"] = fields
 
 

@@ -34,7 +34,6 @@ from apps.web.forms.review import load_and_room_forms
 from apps.web.views.manual import manual_inputs_keep
 from apps.web.views.review import EDITORS, review_context, review_url, reviews_visible
 
-
 UPLOAD_POLL_SECONDS = 1
 
 
@@ -110,7 +109,7 @@ def _upload_start(request: HtmxHttpRequest, forms: dict[str, Any], upload: Any) 
         workload=forms["workload_form"].workload,
         facility=forms["facility_form"].facility,
         delimiter=forms["upload_form"].cleaned_data.get("delimiter") or None,
-        inputs={k: v for k, v in request.POST.items() if k.startswith(("w-", "f-"))},
+        inputs={k: str(v) for k, v in request.POST.items() if k.startswith(("w-", "f-"))},
     )
 
 
