@@ -112,10 +112,11 @@ def login_page_served(python: Path, root: Path) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reuse-deps", action="store_true")
+    parser.add_argument("--wheel", type=Path, help="a wheel already built (else built here)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="rightsize-package-") as tmp:
         root = Path(tmp)
-        wheel = wheel_build(root / "dist")
+        wheel = args.wheel.resolve() if args.wheel else wheel_build(root / "dist")
         python = venv_with(wheel, root, reuse_deps=args.reuse_deps)
         print(f"login page served by {login_page_served(python, root)}")
 

@@ -4,6 +4,8 @@ static files and fixtures, and installed into a fresh venv it serves the login p
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -43,7 +45,22 @@ def test_the_wheel_carries_templates_static_files_fixtures_and_migrations(wheel)
     assert on_disk <= names  # every template, not a sample
 
 
-def test_the_installed_wheel_serves_the_login_page(wheel, tmp_path):
-    python = package_check.venv_with(wheel, tmp_path, reuse_deps=True)
-    where = package_check.login_page_served(python, tmp_path)
-    assert where.startswith(str(tmp_path / "venv"))  # the installed copy, not the checkout
+def test_the_installed_wheel_serves_the_login_page(wheel):
+    # In a child process: a fresh venv holding only the wheel (its dependencies from this
+    # venv), migrate, gunicorn, GET /login/ (scripts/package_check.py).
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(PROJECT / "scripts" / "package_check.py"),
+            "--reuse-deps",
+            "--wheel",
+            str(wheel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    served_by = done.stdout.strip().rsplit(" ", 1)[-1]
+    assert "/venv/lib/" in served_by and served_by.endswith("site-packages/apps/__init__.py")
+    assert not served_by.startswith(str(PROJECT))  # the installed copy, not the checkout
