@@ -165,3 +165,18 @@ def test_the_admin_import_shows_a_dry_run_diff_then_applies_it_as_the_admin(
     newest = Gpu.objects.get(pk=gpu.pk).history.first()
     assert newest.history_user.username == "admin"
     assert Gpu.history.filter(history_date__gte=newest.history_date).count() == 1
+
+
+def test_the_pdf_prints_the_catalog_revision_the_review_used():
+    import datetime as dt
+
+    from apps.reports.context import report_context_build
+    from apps.reports.render import report_html_from_context
+    from tests.reports.page_reports import school_bus_report
+
+    report = school_bus_report().model_copy(
+        update={"catalog_version": "revision 742", "catalog_revision": 742}
+    )
+    context = report_context_build(report=report, generated_on=dt.date(2026, 12, 1))
+    assert context.catalog_revision == "742"
+    assert "Catalog revision 742." in report_html_from_context(context)
