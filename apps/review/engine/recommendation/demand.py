@@ -19,7 +19,12 @@ from apps.review.engine.schemas import (
     WorkloadKind,
 )
 from apps.review.engine.sizing.fp64 import fp64_fleet
-from apps.review.engine.sizing.memory import USABLE_MEMORY_FRACTION, JobMemory, job_memory
+from apps.review.engine.sizing.memory import (
+    USABLE_MEMORY_FRACTION,
+    JobMemory,
+    gpu_memory_words,
+    job_memory,
+)
 from apps.review.engine.sizing.throughput import (
     ReplicaPlan,
     ServingLoad,
@@ -112,15 +117,16 @@ class Serves:
 
 
 def _serves_memory(vehicle: Vehicle, gb: float, words: str) -> Serves:
-    """One domain must hold the job at 90 %: 8 × 80 GB × 0.9 = 576 GB ≥ 512 GB."""
+    """One domain must hold the job at 90 %: 8 × 80 GiB × 0.9 = 8 × 85.9 × 0.9 = 618.4 GB
+    ≥ 512 GB."""
     usable = vehicle.domain_memory_gb * USABLE_MEMORY_FRACTION
     gpu = vehicle.gpu
     assert gpu is not None
     domain = (
         f"one {vehicle.domain_gpus}-GPU NVLink domain of {vehicle.domain_gpus} × "
-        f"{num(gpu.memory_gb)} = {num(vehicle.domain_memory_gb)} GB"
+        f"{gpu_memory_words(gpu)} = {num(vehicle.domain_memory_gb)} GB"
         if vehicle.domain_gpus > 1
-        else f"one {gpu.model} of {num(gpu.memory_gb)} GB (no NVLink to a neighbour)"
+        else f"one {gpu.model} of {gpu_memory_words(gpu)} (no NVLink to a neighbour)"
     )
     if usable < gb:
         return Serves(0.0, f"{domain} holds {num(usable)} GB usable, less than {num(gb)} GB")
