@@ -41,6 +41,12 @@ SERVING_KINDS = frozenset(
 ONE_DOMAIN_KINDS = frozenset({WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING, WorkloadKind.LORA})
 
 Basis = Literal["users", "fp64", "memory"]
+# A full fine-tune or training run is a cement-truck job: "it wants an eight-GPU node to start"
+# (the field guide); a 4-way NVLink bridge of PCIe cards holds 4 × 141 GiB = 605.6 GB but
+# "is a poor vehicle for a job that needs eight GPUs talking at memory speed". LoRA is the
+# lighter fine-tuning a work van carries.
+SEMI_KINDS = frozenset({WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING})
+NVSWITCH_DOMAIN_GPUS = 8
 
 
 def served_unit(basis: Basis, *, tokens_per_sec_per_user: float | None = None) -> str:
@@ -65,6 +71,7 @@ class Demand:
     unit: str
     job: JobMemory | None = None
     load: ServingLoad | None = None
+    min_domain_gpus: int = 1  # 8 for training and full fine-tuning: an NVSwitch semi or more
 
 
 def _kind_words(kind: WorkloadKind) -> str:
@@ -102,6 +109,7 @@ def demand_of(workload: Workload, model: ModelFacts | None) -> Demand | None:
             amount=job.unit_gb,
             words=f"the {num(job.unit_gb)} GB {_kind_words(workload.kind)} job",
             unit=served_unit("memory"),
+            min_domain_gpus=NVSWITCH_DOMAIN_GPUS if workload.kind in SEMI_KINDS else 1,
             job=job,
         )
     return None
@@ -116,7 +124,7 @@ class Serves:
     how: str
 
 
-def _serves_memory(vehicle: Vehicle, gb: float, words: str) -> Serves:
+def _serves_memory(vehicle: Vehicle, gb: float, words: str, min_domain_gpus: int = 1) -> Serves:
     """One domain must hold the job at 90 %: 8 × 80 GiB × 0.9 = 8 × 85.9 × 0.9 = 618.4 GB
     ≥ 512 GB."""
     usable = vehicle.domain_memory_gb * USABLE_MEMORY_FRACTION
@@ -130,6 +138,13 @@ def _serves_memory(vehicle: Vehicle, gb: float, words: str) -> Serves:
     )
     if usable < gb:
         return Serves(0.0, f"{domain} holds {num(usable)} GB usable, less than {num(gb)} GB")
+    if vehicle.domain_gpus < min_domain_gpus:
+        return Serves(
+            0.0,
+            f"{domain} holds {num(usable)} GB usable, but {words} wants an NVSwitch domain of "
+            f"at least {min_domain_gpus} GPUs talking at memory speed, not "
+            f"{vehicle.domain_gpus} joined by a bridge or PCIe",
+        )
     return Serves(gb, f"{words} fits {domain} ({num(usable)} GB usable at 90 %)")
 
 
@@ -196,7 +211,9 @@ def serves(vehicle: Vehicle, demand: Demand) -> Serves:
     """How much of the demand one system serves, or why it serves none of it."""
     if demand.basis == "memory":
         assert demand.job is not None
-        return _serves_memory(vehicle, demand.job.unit_gb, demand.words)
+        return _serves_memory(
+            vehicle, demand.job.unit_gb, demand.words, demand.min_domain_gpus
+        )
     if demand.basis == "users":
         return _serves_users(vehicle, demand)
     return _serves_fp64(vehicle)
