@@ -26,6 +26,8 @@ Pure: pydantic in, pydantic out; the sizing is `apps/review/sizing`, reused, nev
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -133,6 +135,20 @@ def recommend(
     pool = [p for p in fitting if p.comfortable] or fitting
     if pool:
         return recommendation_of(min(pool, key=Plan.rank_key), facility), None
+    if demand.min_domain_gpus > 1:
+        # no NVSwitch semi fits this building: a bridged domain that holds the job is the
+        # closest fit, and the recommendation says what it gives up
+        bridged = replace(demand, min_domain_gpus=1)
+        fitting = [p for p in plans_for(candidates, bridged, facility)[0] if p.fit.fits]
+        pool = [p for p in fitting if p.comfortable] or fitting
+        if pool:
+            rec = recommendation_of(min(pool, key=Plan.rank_key), facility)
+            note = (
+                f" No {demand.min_domain_gpus}-GPU NVSwitch system fits this facility, so this "
+                "bridged domain is the closest fit: the job fits its memory, but its GPUs talk "
+                "over a bridge, slower than a semi's fabric."
+            )
+            return rec.model_copy(update={"why": rec.why + note}), None
     if plans:
         return None, blocked_finding(plans, facility)
     return None, nothing_serves_finding(demand, skipped)
