@@ -47,6 +47,11 @@ Basis = Literal["users", "fp64", "memory"]
 # lighter fine-tuning a work van carries.
 SEMI_KINDS = frozenset({WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING})
 NVSWITCH_DOMAIN_GPUS = 8
+# "Hopeless for a department needing to host a production workload" (the field guide on desk
+# vehicles): production serving for more than a small team goes on a server, whatever a
+# workstation's memory could hold (with FP8 KV a 4 × RTX PRO Max-Q holds ~196 conversations).
+PRODUCTION_KINDS = frozenset({WorkloadKind.INFERENCE, WorkloadKind.RAG, WorkloadKind.VISION})
+DESK_TEAM_USERS = 10  # the most concurrent users a desk-side vehicle is offered for
 
 
 def served_unit(basis: Basis, *, tokens_per_sec_per_user: float | None = None) -> str:
@@ -72,6 +77,7 @@ class Demand:
     job: JobMemory | None = None
     load: ServingLoad | None = None
     min_domain_gpus: int = 1  # 8 for training and full fine-tuning: an NVSwitch semi or more
+    on_a_desk: bool = True  # False for a department's production serving: a server's job
 
 
 def _kind_words(kind: WorkloadKind) -> str:
@@ -102,6 +108,8 @@ def demand_of(workload: Workload, model: ModelFacts | None) -> Demand | None:
             unit=served_unit("users", tokens_per_sec_per_user=speed),
             job=job,
             load=load,
+            on_a_desk=workload.kind not in PRODUCTION_KINDS
+            or workload.concurrent_users <= DESK_TEAM_USERS,
         )
     if job is not None:
         return Demand(
