@@ -79,6 +79,7 @@ PARAMETERS = (
     "expert_read_efficiency",
     "compute_efficiency_fp4",
     "dequant_read_efficiency",
+    "mla_layer_overhead_us",
 )
 START = {
     "bandwidth_efficiency_datacenter": 0.70,
@@ -93,6 +94,7 @@ START = {
     "expert_read_efficiency": 0.8,
     "compute_efficiency_fp4": 0.3,
     "dequant_read_efficiency": 0.8,
+    "mla_layer_overhead_us": 20.0,
 }
 BOUNDS = {
     "bandwidth_efficiency_datacenter": (0.30, 0.95),
@@ -106,6 +108,7 @@ BOUNDS = {
     "expert_read_efficiency": (0.2, 1.0),
     "compute_efficiency_fp4": (0.05, 0.95),
     "dequant_read_efficiency": (0.2, 1.0),
+    "mla_layer_overhead_us": (0.0, 1000.0),
 }
 
 
@@ -133,6 +136,7 @@ class Case:
     tp: int = 1
     fp4_rate: bool = False  # the compute runs at the GPU's FP4 tensor rate
     dequantised: bool = False  # 4-bit weights the GPU cannot multiply natively (FP4 on Hopper)
+    mla: bool = False  # multi-head latent attention (DeepSeek V3/R1, Kimi K2)
 
 
 def _open(path: Path):  # type: ignore[no-untyped-def]
@@ -220,6 +224,7 @@ def grid_cases(path: Path, catalog: CatalogSnapshot) -> list[Case]:
                 fp4_rate=field == "fp4_tflops",
                 dequantised=not native_support(gpu, load.precision)[0]
                 and load.precision in FOUR_BIT_COMPUTE,
+                mla=model.uses_mla,
             )
         )
     return cases
@@ -252,6 +257,8 @@ def _overhead_ms(case: Case, p: dict[str, float]) -> float:
     micro = p["step_overhead_us"] + case.layers * (p["layer_overhead_us"] + collective)
     if case.moe:
         micro += case.layers * p["moe_layer_overhead_us"]
+    if case.mla:
+        micro += case.layers * p["mla_layer_overhead_us"]
     return micro / 1000
 
 
@@ -386,6 +393,7 @@ def measured_check(catalog: CatalogSnapshot) -> list[dict[str, object]]:
         "RTX PRO 6000 Blackwell Workstation": "ws-1x-rtx-pro-6000",
     }
     out = []
+    dropped: list[str] = []
     with MEASURED.open(encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     for row in rows:
@@ -398,6 +406,11 @@ def measured_check(catalog: CatalogSnapshot) -> list[dict[str, object]]:
         sku = gpus.get(row["gpu"])
         model = catalog.model_preset(row["model"])
         if sku is None or model is None:
+            continue
+        decision = row.get("calibration", "").strip()
+        if decision.startswith("drop"):
+            dropped.append(f"{row['gpu_count']}× {row['gpu']} {row['model']} "
+                           f"{row['tokens_per_sec_per_user']} tok/s: {decision}")  # fmt: skip
             continue
         weights = row["precision"].lower()
         precision = Precision.BF16
@@ -432,12 +445,18 @@ def measured_check(catalog: CatalogSnapshot) -> list[dict[str, object]]:
                 "measured": measured,
                 "ratio": round(ours / measured, 2),
                 "source": row["source_url"],
+                "note": decision.removeprefix("outside:").strip(),
             }
         )
     print("\nours ÷ published batch-1 measurements:")
     for item in out:
         ratio, ours, measured = item["ratio"], item["ours"], item["measured"]
-        print(f"  {ratio:5.2f}  {ours:7.1f} vs {measured:7.1f}  {item['case']}")
+        note = f"\n         why outside: {item['note']}" if item["note"] else ""
+        print(f"  {ratio:5.2f}  {ours:7.1f} vs {measured:7.1f}  {item['case']}{note}")
+    ratios = [float(str(item["ratio"])) for item in out]
+    print(f"  {_share_within(ratios):.0%} of {len(ratios)} within ±25 %")
+    for line in dropped:
+        print(f"  dropped: {line}")
     return out
 
 
@@ -474,6 +493,7 @@ def main(argv: list[str]) -> int:
             "expert_read_efficiency": round(p["expert_read_efficiency"], 4),
             "compute_efficiency_fp4": round(p["compute_efficiency_fp4"], 4),
             "dequant_read_efficiency": round(p["dequant_read_efficiency"], 4),
+            "mla_layer_overhead_us": round(p["mla_layer_overhead_us"], 2),
         },
         "flat_parameters": {k: round(v, 4) for k, v in p.items()},
         "provenance": {

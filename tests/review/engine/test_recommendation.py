@@ -267,8 +267,8 @@ def test_school_bus_gets_a_work_van(catalog: CatalogSnapshot) -> None:
     # One RTX PRO 6000 (96 GB GDDR7, as listed): 96 × 0.9 = 86.4 − 1.0 CUDA context − 1.342
     # activations − 32.8 GB of FP8 weights = 51.26 GB ÷ 2.147 GB per 8k conversation = 23.9
     # → 23 conversations; at 15 tokens/s a step may take 1/15 = 0.0667 s, and 23 of them take
-    # (32.02 + 23 × 0.537 GB half-context KV) ÷ (1,792 × 0.7946 = 1,423.9 GB/s) + 64 layers ×
-    # 51.57 µs = 0.0312 + 0.0033 = 0.0345 s: memory, not speed, caps them at 23.
+    # (32.02 + 23 × 0.537 GB half-context KV) ÷ (1,792 × 0.8039 = 1,440.6 GB/s) + 1.0 µs +
+    # 64 layers × 52.79 µs = 0.0308 + 0.0034 = 0.0342 s: memory, not speed, caps them at 23.
     # 8 GPUs × 23 = 184 users ≥ 100 in one server; $140,000 ÷ 100 users = $1,400 a user.
     assert (rec.sku, rec.quantity, rec.vehicle) == ("rtx-pro-server-8x", 1, "work van")
     assert "8 copies of it, one per GPU, 23 users apiece at 15 tokens/s" in rec.why

@@ -77,11 +77,11 @@ def test_spark_replica_for_qwen3_32b_fp8(catalog: CatalogSnapshot) -> None:
     # 12.8 − 1.0 CUDA context − 8,192 × 5,120 × 2 B × 16 = 1.342 activations = 112.86 GB;
     # (112.86 − 32.8) ÷ 1.074 GB = 74.6 → 74 conversations
     assert plan.kv_slots == 74
-    # the step floor: 64 layers × 51.57 µs (calibrated) = 3.300 ms
-    assert plan.overhead_seconds == pytest.approx(0.0033005, abs=1e-6)
-    # one conversation: (32.02 + 0.537) GB ÷ 191.1 GB/s + 3.300 ms = 0.17367 s → 5.758 tok/s
-    assert plan.tokens_per_sec_per_user(1, load) == pytest.approx(5.758, abs=0.001)
-    # at 4 tok/s a step may take 0.25 s: ((0.25 − 0.0033) × 191.1 − 32.02) ÷ 0.537 = 28.2
+    # the step floor: 1.0 µs + 64 layers × 52.79 µs (calibrated) = 3.380 ms
+    assert plan.overhead_seconds == pytest.approx(0.00337956, abs=1e-6)
+    # one conversation: (32.02 + 0.537) GB ÷ 191.1 GB/s + 3.380 ms = 0.17375 s → 5.755 tok/s
+    assert plan.tokens_per_sec_per_user(1, load) == pytest.approx(5.755, abs=0.001)
+    # at 4 tok/s a step may take 0.25 s: ((0.25 − 0.00338) × 191.1 − 32.02) ÷ 0.537 = 28.1
     assert plan.users_at_speed == 28
 
 
@@ -167,18 +167,18 @@ def test_moe_step_reads_more_experts_as_the_batch_grows(catalog: CatalogSnapshot
     load = _load(catalog, "Qwen3-235B-A22B", users=100, speed=20)
     plan = replica_plan(_vehicle(catalog, "dgx-b200"), load)
     one, many = plan.step_seconds(1, load), plan.step_seconds(32, load)
-    # usable bandwidth 8 × 7,700 × 0.7946 = 48,947 GB/s; a step reads the dense part (7.37 GB:
+    # usable bandwidth 8 × 7,700 × 0.8039 = 49,520 GB/s; a step reads the dense part (7.37 GB:
     # attention, router, head) and of the 227.0 GB of routed experts the share the batch
-    # touches, 1 − (1 − 8/128)^batch, at the calibrated expert efficiency 0.994, plus KV
-    # (FP8: 0.394 GB per conversation); the floor is 94 layers × (51.57 + 4.72 NVLink ×
-    # log2(8) = 14.16 + 12.89 MoE) µs = 7.39 ms
-    floor = 94 * (51.57 + 4.72 * 3 + 12.89) / 1e6
+    # touches, 1 − (1 − 8/128)^batch, at the calibrated expert efficiency 1.0, plus KV
+    # (FP8: 0.394 GB per conversation); the floor is 1.0 µs + 94 layers × (52.79 + 4.3 NVLink ×
+    # log2(8) = 12.9 + 11.0 MoE) µs = 7.30 ms
+    floor = (1.0 + 94 * (52.79 + 4.3 * 3 + 11.0)) / 1e6
     assert plan.overhead_seconds == pytest.approx(floor, rel=1e-6)
     dense, experts, kv = load.dense_read_gb, 227.00712912, 0.394264576
-    assert one == pytest.approx((dense + experts * 0.0625 / 0.994 + kv) / 48947.36 + floor)
+    assert one == pytest.approx((dense + experts * 0.0625 / 1.0 + kv) / 49520.24 + floor)
     touched = 1 - (1 - 0.0625) ** 32  # 87.3 % of the experts
     assert many == pytest.approx(
-        (dense + experts * touched / 0.994 + 32 * kv) / 48947.36 + floor, rel=1e-6
+        (dense + experts * touched / 1.0 + 32 * kv) / 49520.24 + floor, rel=1e-6
     )
 
 
@@ -189,8 +189,8 @@ def test_a_model_bigger_than_one_card_is_split_over_pcie(catalog: CatalogSnapsho
     # least 2 cards, joined only by PCIe; all 8 in one copy hold (666.0 − 141.1) ÷ 2.68 = 195
     # users at 10 tok/s against 4 × 11 = 44
     assert (plan.gpus_per_replica, plan.replicas, plan.link) == (8, 1, "PCIe")
-    # 8 × 1,792 GB/s × 0.7946 (calibrated datacenter) × 0.70 (PCIe split) = 7,973.97 GB/s
-    assert plan.effective_bandwidth_gbs == pytest.approx(7973.97, abs=0.01)
+    # 8 × 1,792 GB/s × 0.8039 (calibrated datacenter) × 0.70 (PCIe split) = 8,067.30 GB/s
+    assert plan.effective_bandwidth_gbs == pytest.approx(8067.30, abs=0.01)
 
 
 def test_a_model_bigger_than_the_vehicle_does_not_fit(catalog: CatalogSnapshot) -> None:

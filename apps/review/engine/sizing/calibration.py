@@ -9,6 +9,8 @@ A decode step of one replica serving `b` conversations takes
     fly at the dequantisation efficiency;
     + layers × (per-layer overhead + per-layer collective × log2(GPUs of the replica))
     + MoE layers × routing and expert dispatch
+    + MLA layers × latent attention's extra kernels (fitted on DeepSeek-R1, the grid's one MLA
+      model; Kimi K2 and the other DeepSeek V3 versions inherit it)
     + a fixed per-step cost (scheduling, sampling, the launch of the step).
 Prefill (time to first token) is compute: prompt × 2 × active parameters ÷ (rate × prefill
 efficiency), plus the same per-layer floor once.
@@ -40,6 +42,7 @@ class Calibration:
     expert_read_efficiency: float = 1.0  # small per-expert GEMMs reach less of the bandwidth
     compute_efficiency_fp4: float = 0.50  # share of the FP4 tensor rate a decode GEMM reaches
     dequant_read_efficiency: float = 1.0  # 4-bit weights unpacked in the kernel (no FP4 cores)
+    mla_layer_overhead_us: float = 0.0  # latent attention's extra kernels per layer (DeepSeek)
     source: str = "defaults (no calibration file)"
 
     def collective(self, link: str, gpus: int = 2) -> float:
@@ -69,5 +72,6 @@ def calibration() -> Calibration:
         expert_read_efficiency=params.get("expert_read_efficiency", 1.0),
         compute_efficiency_fp4=params.get("compute_efficiency_fp4", params["compute_efficiency"]),
         dequant_read_efficiency=params.get("dequant_read_efficiency", 1.0),
+        mla_layer_overhead_us=params.get("mla_layer_overhead_us", 0.0),
         source=data.get("provenance", {}).get("summary", str(CALIBRATION_PATH.name)),
     )

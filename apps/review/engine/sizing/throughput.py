@@ -76,6 +76,7 @@ class ServingLoad:
     kv_bytes: float = 2.0
     prompt_tokens: int = 0
     activations_gb: float = 0.0  # per GPU: one prefill chunk's activations (memory.py)
+    mla: bool = False  # multi-head latent attention: more kernels per layer
 
     @property
     def active_share(self) -> float:
@@ -146,6 +147,7 @@ def serving_load(
         kv_bytes=kv_bytes,
         prompt_tokens=prompt_tokens or context_tokens,
         activations_gb=serving_activations_gb(model),
+        mla=model.uses_mla,
     )
 
 
@@ -362,12 +364,14 @@ def prefill_interleave(
 def step_overhead_seconds(load: ServingLoad, link: str, gpus: int = 1) -> float:
     """The per-step floor: a fixed cost, each layer's kernels, each layer's collective on the
     replica's link (none on one GPU, log2(GPUs) steps of a tree otherwise), each MoE layer's
-    routing and dispatch."""
+    routing and dispatch, each latent-attention (MLA) layer's extra kernels."""
     cal = calibration()
     per_layer = cal.layer_overhead_us + cal.collective(link, gpus)
     micro = cal.step_overhead_us + load.layers * per_layer
     if load.is_moe:
         micro += load.layers * cal.moe_layer_overhead_us
+    if load.mla:
+        micro += load.layers * cal.mla_layer_overhead_us
     return micro / 1e6
 
 
