@@ -36,13 +36,13 @@ from apps.quotes.assembly import quoted_system_from_spec  # noqa: E402
 from apps.review.engine.model_resolve import model_resolve  # noqa: E402
 from apps.review.engine.schemas import KvPrecision, Precision  # noqa: E402
 from apps.review.engine.sizing import calibration as calibration_module  # noqa: E402
+from apps.review.engine.sizing.quant import FOUR_BIT_COMPUTE, native_support  # noqa: E402
 from apps.review.engine.sizing.throughput import (  # noqa: E402
     SPLIT_EFFICIENCY,
     compute_tflops,
     replica_evaluate,
     serving_load,
 )
-from apps.review.engine.sizing.quant import FOUR_BIT_COMPUTE, native_support  # noqa: E402
 from apps.review.engine.sizing.vehicle import Vehicle, vehicles_from  # noqa: E402
 
 GRID = ROOT / "fixtures" / "reference" / "aic_grid.jsonl.gz"

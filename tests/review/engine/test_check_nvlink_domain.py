@@ -15,8 +15,9 @@ def _vans(catalog: CatalogSnapshot, count: int):
 
 @pytest.mark.parametrize(("memory_gb", "severity"), [(1546.1, "ok"), (1546.2, "warning")])
 def test_fine_tune_on_two_semis(catalog: CatalogSnapshot, memory_gb: float, severity: str) -> None:
-    # one DGX B200 domain = 8 × 180 GiB = 8 × 193.27 = 1,546.19 GB; beyond it the job is sharded over the network
-    # between two NVSwitch domains: it works with a real fabric, so a warning
+    # one DGX B200 domain = 8 × 180 GiB = 8 × 193.27 = 1,546.19 GB; beyond it the job is
+    # sharded over the network between two NVSwitch domains: it works with a real fabric, so
+    # a warning
     ctx = context(
         catalog,
         [quoted_system(catalog, "dgx-b200", 2)],

@@ -155,6 +155,6 @@ def test_arriving_prompts_slow_decoding() -> None:
     whole = prefill_interleave(20, 30.0, 0.2, context_tokens=8192, prompt_tokens=8192)
     assert whole.answer_tokens == 512
     # more conversations, more prompts: the slowdown only grows with the batch
-    assert prefill_interleave(40, 30.0, 0.2, context_tokens=8192, prompt_tokens=7680).slowed_speed < (
-        mix.slowed_speed
-    )
+    assert prefill_interleave(
+        40, 30.0, 0.2, context_tokens=8192, prompt_tokens=7680
+    ).slowed_speed < (mix.slowed_speed)

@@ -8,8 +8,9 @@ is an engine-less vehicle and is skipped) plus any kit the quote assembled itsel
    Training, full fine-tuning and LoRA must fit one domain: a 512 GB fine-tune fits a DGX H100
    (8 × 80 GiB = 687.2 GB, 618.5 GB usable); four bridged H200 NVL (4 × 141 GiB = 605.6 GB,
    545 usable) hold it too, but training and full fine-tuning want an 8-GPU NVSwitch semi, and
-   get the bridge only when no semi fits the building (the recommendation says so). Inference holds one copy of the weights plus one conversation per replica, and a
-   replica may span the GPUs of one domain, never PCIe or the network.
+   get the bridge only when no semi fits the building (the recommendation says so). Inference
+   holds one copy of the weights plus one conversation per replica, and a replica may span the
+   GPUs of one domain, never PCIe or the network.
 2. Scale out to the demand: users at the asked tokens/s for inference-type loads (replicas ×
    users each), FP64 TFLOPS for HPC, one domain for a training job. Desk-side vehicles are
    one-desk vehicles: never a fleet of them ("a desktop for a department"), and never for a
@@ -32,7 +33,6 @@ Pure: pydantic in, pydantic out; the sizing is `apps/review/sizing`, reused, nev
 from __future__ import annotations
 
 from dataclasses import replace
-
 from decimal import Decimal
 from typing import TYPE_CHECKING
 

@@ -219,9 +219,7 @@ def serves(vehicle: Vehicle, demand: Demand) -> Serves:
     """How much of the demand one system serves, or why it serves none of it."""
     if demand.basis == "memory":
         assert demand.job is not None
-        return _serves_memory(
-            vehicle, demand.job.unit_gb, demand.words, demand.min_domain_gpus
-        )
+        return _serves_memory(vehicle, demand.job.unit_gb, demand.words, demand.min_domain_gpus)
     if demand.basis == "users":
         return _serves_users(vehicle, demand)
     return _serves_fp64(vehicle)

@@ -7,15 +7,21 @@ weights only and stays that simple sum; the realistic estimate is what is calibr
 
 The realistic estimate is a step time per decode step of one replica serving `b` conversations
 (apps/review/engine/sizing/calibration.py):
-  step = max( (weights read + b × KV read per sequence) ÷ (bandwidth × efficiency),
-              b × 2 × active parameters ÷ (FLOPS × compute efficiency) )
-         + per-step overhead + layers × (per-layer overhead + collective on the replica's link)
-         + MoE layers × routing overhead
+  step = max( (weights read ÷ unpacking efficiency + b × KV read per sequence)
+                  ÷ (bandwidth × efficiency),
+              b × 2 × active parameters ÷ (FLOPS × compute efficiency at that rate) )
+         + per-step overhead
+         + layers × (per-layer overhead + collective on the replica's link × log2(GPUs))
+         + MoE layers × routing overhead + MLA layers × latent-attention overhead
+(the unpacking efficiency is below 1 only for 4-bit weights a GPU has no FP4 tensor cores for,
+gpt-oss MXFP4 on Hopper; the FP4 rate has its own fitted efficiency)
 and each conversation gets one token per step. Weights read: the dense part every step, and of
 the routed experts the share a batch touches, 1 − (1 − k/E)^b. A sequence is on average half-way
 through its context, so the KV read per step is half the full-context cache; memory reserves the
-full one. Prefill (time to first token) is compute-bound: prompt × 2 × active ÷ (rate × prefill
-efficiency) plus the per-layer floor.
+full one, in what the serving runtime leaves of each GPU (memory.py `runtime_reserve`: HBM in
+GiB, 10 % engine reserve, CUDA context, one prefill chunk's activations). Prefill (time to
+first token) is compute-bound: prompt × 2 × active ÷ (rate × prefill efficiency) plus the
+per-layer floor; the prompts that keep arriving slow decoding (`PrefillInterleave`).
 
 Capacity (`max_concurrent_users`) is a property of the quote, the model, its precision, the
 context and the asked speed, never of the asked user count: the replica plan is the one that
