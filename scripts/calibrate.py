@@ -13,7 +13,9 @@ system's catalog vehicle. The fit minimises the squared log error over the cases
 descent; `--check` only prints the table for the committed parameters.
 
 Published measurements (fixtures/reference/measured.csv, batch-1 plain decode rows with a
-catalog GPU and model) are the second check, printed as ours ÷ measured.
+catalog GPU and model) are the second check, printed as ours ÷ measured. Its `calibration`
+column says why a row is not used ("drop: …": a baseline before the source's own
+optimisations, a figure the same source supersedes) or why it stays outside ("outside: …").
 """
 
 from __future__ import annotations
