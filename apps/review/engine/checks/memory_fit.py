@@ -13,6 +13,11 @@ import math
 from apps.review.engine.checks._common import finding_make, gpu_figure, num, pct
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding
+from apps.review.engine.sizing.memory import (
+    gpu_memory_words,
+    runtime_reserve,
+    serving_activations_gb,
+)
 
 CHECK = "memory_fit"
 TIGHT_SHARE = 0.90
@@ -24,10 +29,11 @@ def check(ctx: ReviewContext) -> list[Finding]:
         return []
     total = ctx.total_memory_gb
     memory_parts = " + ".join(
-        f"{v.gpus} × {num(v.gpu_memory_gb)} GB {v.gpu.model}" for v in ctx.gpu_vehicles if v.gpu
+        f"{v.gpus} × {gpu_memory_words(v.gpu)} {v.gpu.model}" for v in ctx.gpu_vehicles if v.gpu
     )
     quote_text = f"{num(total)} GB on the quote ({memory_parts or 'no GPUs'})"
-    metrics = {
+    runtime = _runtime(ctx) if job.basis == "inference" else None
+    metrics: dict[str, object] = {
         "job_memory_gb": round(job.total_gb, 2),
         "unit_memory_gb": round(job.unit_gb, 2),
         "quote_memory_gb": round(total, 2),
@@ -39,7 +45,15 @@ def check(ctx: ReviewContext) -> list[Finding]:
     formula = f"{job.formula}; vs {quote_text}"
     notes = f" ({'; '.join(job.notes)})" if job.notes else ""
     what = _job_words(ctx)
-    if job.unit_gb > total:
+    room = total
+    if runtime is not None:
+        overhead, usable, lines = runtime
+        metrics["runtime_overhead_gb"] = round(overhead, 2)
+        metrics["usable_memory_gb"] = round(usable, 2)
+        formula += "; " + "; ".join(lines)
+        notes += f" Runtime: {'; '.join(lines)}."
+        room = usable
+    if job.unit_gb > room:
         lever = "More GPU memory: a bigger vehicle or more engines"
         if job.basis == "inference":
             lever += ", or a lower precision (FP8 halves BF16 weights, FP4 halves again)"
@@ -49,7 +63,9 @@ def check(ctx: ReviewContext) -> list[Finding]:
                 "critical",
                 "The job is bigger than the whole quote",
                 f"{what} needs {num(job.unit_gb)} GB; every GPU on the quote together holds "
-                f"{num(total)} GB. No arrangement of these engines carries it.{notes}",
+                f"{num(total)} GB"
+                + (f", {num(room)} GB after the runtime" if room != total else "")
+                + f". No arrangement of these engines carries it.{notes}",
                 metrics=metrics,
                 formula=formula,
                 lever=lever + ".",
@@ -108,6 +124,23 @@ def check(ctx: ReviewContext) -> list[Finding]:
             figures=figures,
         )
     ]
+
+
+def _runtime(ctx: ReviewContext) -> tuple[float, float, list[str]] | None:
+    """The serving runtime's share of the quote's memory: (overhead GB, usable GB, one line of
+    arithmetic per GPU kind)."""
+    if ctx.model is None or not ctx.gpu_vehicles:
+        return None
+    activations = serving_activations_gb(ctx.model)
+    overhead = usable = 0.0
+    lines = []
+    for vehicle in ctx.gpu_vehicles:
+        assert vehicle.gpu is not None
+        reserve = runtime_reserve(vehicle.gpu, activations)
+        overhead += vehicle.gpus * reserve.overhead_gb
+        usable += vehicle.gpus * reserve.usable_gb
+        lines.append(f"each {vehicle.gpu.model} {reserve.words(vehicle.gpus)}")
+    return overhead, usable, list(dict.fromkeys(lines))
 
 
 def _job_words(ctx: ReviewContext) -> str:

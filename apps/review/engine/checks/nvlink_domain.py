@@ -14,6 +14,7 @@ import math
 from apps.review.engine.checks._common import finding_make, gpu_figure, num
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding, WorkloadKind
+from apps.review.engine.sizing.memory import gpu_memory_gb, gpu_memory_words
 
 CHECK = "nvlink_domain"
 NVSWITCH_DOMAIN = 8  # below this, GPUs are joined by PCIe or a bridge, not an NVSwitch fabric
@@ -45,12 +46,12 @@ def check(ctx: ReviewContext) -> list[Finding]:
     gpu = best.gpu
     domain_gb = best.domain_memory_gb
     domain_text = (
-        f"one {num(domain_gb)} GB NVLink domain ({best.domain_gpus} × {num(gpu.memory_gb)} GB "
+        f"one {num(domain_gb)} GB NVLink domain ({best.domain_gpus} × {gpu_memory_words(gpu)} "
         f"{gpu.model})"
         if best.domain_gpus > 1
         else f"one {gpu.model} ({num(domain_gb)} GB, its own domain: no NVLink to a neighbour)"
     )
-    gpus_needed = math.ceil(unit / gpu.memory_gb)
+    gpus_needed = math.ceil(unit / gpu_memory_gb(gpu))
     serving = ctx.serving
     if job.basis == "inference" and serving is not None and serving.primary is not None:
         # one plan per report: the GPUs a copy rides on are the serving plan's (TP sizes that
@@ -64,7 +65,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
         "system": best.system.sku,
     }
     formula = (
-        f"{num(unit)} GB vs {best.domain_gpus} × {num(gpu.memory_gb)} GB = {num(domain_gb)} GB"
+        f"{num(unit)} GB vs {best.domain_gpus} × {gpu_memory_words(gpu)} = {num(domain_gb)} GB"
     )
     figures = [gpu_figure(best, "memory_gb")]
     if unit <= domain_gb:
@@ -86,10 +87,10 @@ def check(ctx: ReviewContext) -> list[Finding]:
     right_text = ""
     if right_fit is not None:
         right_gpu = ctx.catalog.gpu_by_key[right_fit.gpu or ""]
-        right_gb = right_fit.nvlink_domain_gpus * right_gpu.memory_gb
+        right_gb = right_fit.nvlink_domain_gpus * gpu_memory_gb(right_gpu)
         right_text = (
             f" (e.g. {right_fit.name.split(' (')[0]}: {right_fit.nvlink_domain_gpus} × "
-            f"{num(right_gpu.memory_gb)} = {num(right_gb)} GB)"
+            f"{gpu_memory_words(right_gpu)} = {num(right_gb)} GB)"
         )
     lever = f"Quote the smallest NVLink domain that holds the job{right_text}, then scale out."
     if unit > ctx.total_memory_gb:

@@ -15,6 +15,7 @@ from decimal import Decimal
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
 from apps.review.engine.errors import ReviewInputError
 from apps.review.engine.schemas import QuotedSystem
+from apps.review.engine.sizing.memory import gpu_memory_gb
 
 # Rack units assumed when the catalog gives none: a desktop on a shelf, a workstation's 5U.
 ASSUMED_RACK_UNITS = {"phone": 1.0, "laptop": 2.0, "desktop": 2.0, "workstation": 5.0}
@@ -42,7 +43,8 @@ class Vehicle:
 
     @property
     def gpu_memory_gb(self) -> float:
-        return self.gpu.memory_gb if self.gpu is not None else 0.0
+        """One GPU's memory in decimal GB (HBM sizes are GiB: an H100's 80 GiB = 85.9 GB)."""
+        return gpu_memory_gb(self.gpu) if self.gpu is not None else 0.0
 
     @property
     def domain_gpus(self) -> int:
@@ -53,7 +55,7 @@ class Vehicle:
 
     @property
     def domain_memory_gb(self) -> float:
-        """Memory of one NVLink domain: a DGX B200 is 8 × 180 = 1,440 GB."""
+        """Memory of one NVLink domain: a DGX B200 is 8 × 180 GiB = 8 × 193.3 = 1,546.2 GB."""
         return self.domain_gpus * self.gpu_memory_gb
 
     @property
