@@ -49,6 +49,13 @@ class RoleSessionAuth(SessionAuth):
         super().__init__()
         self.roles, self.refusal = roles, refusal
 
+    def _get_key(self, request: HttpRequest) -> str | None:
+        """No signed-in session: nothing for a forged request to ride on, so no CSRF check,
+        and the answer is 401 (not 403 "CSRF") for a client that sent no credentials."""
+        if not request.user.is_authenticated:
+            return None
+        return super()._get_key(request)
+
     def authenticate(self, request: HttpRequest, key: str | None) -> Any:
         user = super().authenticate(request, key)
         if user is not None:
