@@ -83,6 +83,8 @@ def _bad_input(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     for error in exc.errors:
         loc = [str(p) for p in error.get("loc", ())]
         where = loc[1:] if loc and loc[0] in SOURCES else loc
+        if loc[:1] == ["body"] and len(where) > 1:
+            where = where[1:]  # ("body", <the schema parameter>, "action"): the JSON field
         problems.append({"field": ".".join(where) or "request", "message": error.get("msg", "")})
     first = problems[0] if problems else {"field": "request", "message": "invalid"}
     message = f"{first['field']}: {first['message'] or 'invalid'}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.http import HttpRequest
 from ninja import Schema
@@ -56,7 +57,7 @@ class ApiProblem(Exception):
     status: int
     code: str
     message: str
-    problems: list[dict[str, object]] = field(default_factory=list)
+    problems: list[dict[str, Any]] = field(default_factory=list)
 
     def __str__(self) -> str:
         return self.message

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
 from apps.sites.models import ApiToken, Membership, Organisation, SavedFacility, SavedWorkload
 
@@ -36,5 +37,5 @@ class ApiTokenAdmin(admin.ModelAdmin):
     ]
     fields = [*readonly_fields[:5], "name", "created_at", "last_used_at", "revoked_at"]
 
-    def has_add_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

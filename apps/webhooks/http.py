@@ -27,7 +27,15 @@ class PostOutcome:
 
 
 class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: object,
+        code: int,
+        msg: str,
+        headers: object,
+        newurl: str,
+    ) -> None:
         return None  # urllib then raises HTTPError with the 3xx code
 
 
@@ -48,9 +56,9 @@ def post_json(*, url: str, body: bytes, headers: dict[str, str], timeout_s: floa
             response.read(64 * 1024)
             return PostOutcome(response.status, "", elapsed())
     except urllib.error.HTTPError as exc:
-        reason = "redirect not followed" if 300 <= exc.code < 400 else f"HTTP {exc.code}"
+        refusal = "redirect not followed" if 300 <= exc.code < 400 else f"HTTP {exc.code}"
         exc.close()
-        return PostOutcome(exc.code, reason, elapsed())
+        return PostOutcome(exc.code, refusal, elapsed())
     except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
+        reason: object = getattr(exc, "reason", None) or exc
         return PostOutcome(None, f"{type(exc).__name__}: {reason}"[:MAX_ERROR_CHARS], elapsed())

@@ -12,6 +12,7 @@ import datetime as dt
 import json
 import logging
 import time
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -60,7 +61,7 @@ def webhook_emit(
         delivery.payload = {"id": str(delivery.event_id), "event": event, **(body or payload)}
         delivery.save()
         deliveries.append(delivery)
-        transaction.on_commit(lambda pk=delivery.pk: webhook_enqueue(delivery_id=pk))
+        transaction.on_commit(partial(webhook_enqueue, delivery_id=delivery.pk))
     return deliveries
 
 

@@ -42,7 +42,7 @@ def receiver() -> Iterator[Receiver]:
     state = Receiver(answers=[500, 200])
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers["Content-Length"]))
             headers = {k.lower(): v for k, v in self.headers.items()} | {"path": self.path}
             state.seen.append((headers, body))

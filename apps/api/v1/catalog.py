@@ -45,5 +45,6 @@ def organisation_list(request: HttpRequest) -> HttpResponse:
     only their own."""
     rows = Organisation.objects.filter(is_internal=False).order_by("name")
     if role_of(request.user) not in INTERNAL:
-        rows = rows.filter(pk=organisation_id_of(request.user))
+        own = organisation_id_of(request.user)
+        rows = rows.filter(pk=own) if own is not None else rows.none()
     return JsonResponse([{"slug": o.slug, "name": o.name} for o in rows], safe=False)

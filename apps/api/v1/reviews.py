@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.core.files.storage import default_storage
 from django.db.models import QuerySet
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from ninja import File, Form, Router, UploadedFile
@@ -152,7 +153,7 @@ def _pdf_status(review: Review) -> dict[str, Any]:
     url_name="v1_review_pdf",
     summary="Download the PDF",
 )
-def review_pdf(request: HttpRequest, review_uuid: str) -> HttpResponse:
+def review_pdf(request: HttpRequest, review_uuid: str) -> HttpResponseBase:
     """The PDF of the review's current version (application/pdf) once it is made; while it
     is being made, 202 with its status; never asked for: 404 (POST to the same URL asks)."""
     review = get_object_or_404(reviews_for(request), uuid=review_uuid)
@@ -172,14 +173,14 @@ def review_pdf(request: HttpRequest, review_uuid: str) -> HttpResponse:
         raise ApiProblem(
             404, "pdf_missing", "The PDF file is gone: POST to make it again."
         ) from None
-    response = FileResponse(
+    download = FileResponse(
         handle,
         as_attachment=True,
         filename=report_file.download_name,
         content_type="application/pdf",
     )
-    response["Cache-Control"] = "private, no-store"
-    return response
+    download["Cache-Control"] = "private, no-store"
+    return download
 
 
 @router.post(
