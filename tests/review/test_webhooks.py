@@ -253,3 +253,23 @@ def test_signatures_refuse_a_changed_body_a_wrong_secret_and_an_old_timestamp():
     assert not webhook_signature_valid(**(ok | {"secret": "other"}))
     assert not webhook_signature_valid(**(ok | {"now": 1_764_601_200 + 301}))  # > 5 minutes
     assert not webhook_signature_valid(**(ok | {"header": "v1=deadbeef"}))
+
+
+def test_a_resubmitted_review_is_flagged_again_not_decided(demo):
+    from apps.review.models import ReviewStatus
+
+    _endpoint(demo["reseller"], "https://hooks.example/r", ["review.flagged", "review.decided"])
+    account = User.objects.get(username="account")
+    review = review_make(
+        organisation=demo["acme"], user=account, status=ReviewStatus.CHANGES_REQUESTED
+    )
+    review_decide(
+        review_id=review.pk, expected_version=1, action="resubmit", reason="v2", actor=account
+    )
+    [delivery] = WebhookDelivery.objects.all()
+    assert delivery.event == "review.flagged"
+    assert (delivery.payload["review"]["status"], delivery.payload["review"]["version"]) == (
+        "pending",
+        2,
+    )
+    assert "decision" not in delivery.payload

@@ -284,6 +284,10 @@ ADMIN_PROBES = [
     "admin:review_review_changelist",
     "admin:auth_user_changelist",
     "admin:sites_membership_add",
+    "admin:sites_apitoken_changelist",
+    "admin:webhooks_webhookendpoint_changelist",
+    "admin:webhooks_webhookendpoint_add",
+    "admin:webhooks_webhookdelivery_changelist",
 ]
 
 
