@@ -91,6 +91,7 @@ def test_the_session_still_needs_its_csrf_token_on_post(demo):
     client.force_login(User.objects.get(username="finance"))
     response = client.post("/api/v1/reviews/00000000-0000-0000-0000-000000000000/pdf")
     assert response.status_code == 403
+    assert response.json()["error"]["code"] == "forbidden"
     token = TokenClient(
         api_token_create(user=User.objects.get(username="finance"), name="t").secret
     )

@@ -231,3 +231,11 @@ def test_organisations_name_the_slugs(tokens):
     assert tokens["customer"].get("/api/v1/organisations").json() == [
         {"slug": "acme", "name": internal[[o["slug"] for o in internal].index("acme")]["name"]}
     ]
+
+
+def test_refusals_before_the_api_use_the_same_shape(tokens):
+    """A control character is refused by the middleware, before ninja: still the v1 shape."""
+    response = tokens["finance"].get("/api/v1/reviews?organisation=ac%01me")
+    error = _error(response, 400)
+    assert error["code"] == "bad_request"
+    assert error["message"].startswith("organisation: contains a control character (U+0001)")
