@@ -273,3 +273,21 @@ def test_a_resubmitted_review_is_flagged_again_not_decided(demo):
         2,
     )
     assert "decision" not in delivery.payload
+
+
+def test_the_admin_sends_a_failed_delivery_again(demo, clients, receiver):
+    receiver.answers = [200]
+    _endpoint(demo["reseller"], receiver.url, events=["review.published"])
+    review = review_make(organisation=demo["acme"], user=User.objects.get(username="account"))
+    [delivery] = emit_review_event(review, ReviewEvent.PUBLISHED)
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        status=DeliveryStatus.FAILED, attempts=MAX_ATTEMPTS
+    )
+    response = clients["admin"].post(
+        "/admin/webhooks/webhookdelivery/",
+        {"action": "send_again", "_selected_action": [delivery.pk]},
+    )
+    assert response.status_code == 302
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts) == (DeliveryStatus.DELIVERED, 1)
+    assert len(receiver.seen) == 1
