@@ -169,11 +169,14 @@ def test_post_without_csrf_token_is_403(demo, engine):
 
 
 def test_openapi_schema_describes_both_operations(clients):
+    """The two first operations are still there (as deprecated aliases), beside /api/v1/."""
     response = clients["finance"].get("/api/openapi.json")
     assert response.status_code == 200
     schema = response.json()
-    assert set(schema["paths"]) == {"/api/reviews", "/api/reviews/{review_uuid}"}
+    legacy = {p for p in schema["paths"] if not p.startswith("/api/v1/")}
+    assert legacy == {"/api/reviews", "/api/reviews/{review_uuid}"}
     post = schema["paths"]["/api/reviews"]["post"]
+    assert post["deprecated"] is True
     assert set(post["responses"]) == {"201", "400", "403", "413"}
     assert "ReviewReport" in schema["components"]["schemas"]
 
