@@ -98,6 +98,7 @@ def _same_vehicle(system: QuotedSystem) -> tuple[object, ...]:
         system.gpu_key,
         system.gpus_per_system,
         system.nvlink_domain_gpus,
+        system.gpu_memory_gb,
         system.power_kw,
         system.weight_lb,
         system.rack_units,
@@ -123,6 +124,9 @@ def vehicles_from(systems: Sequence[QuotedSystem], catalog: CatalogSnapshot) -> 
                 raise ReviewInputError(
                     f"system {first.sku!r}: GPU {first.gpu_key!r} is not in the catalog"
                 )
+            if first.gpu_memory_gb:
+                # a Mac configured with 48 GB of unified memory holds 48, not the chip's 128
+                gpu = gpu.model_copy(update={"memory_gb": first.gpu_memory_gb})
         spec = catalog.system_by_key.get(first.sku)
         cost: Decimal | None = Decimal(0)
         estimated = False
