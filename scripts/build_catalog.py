@@ -834,7 +834,7 @@ def peaks_from_csv(path: Path, systems: list[dict]) -> None:
 #: The network between GB10 desktops: each has a ConnectX-7 with two 200 GbE QSFP ports, so two
 #: Sparks cabled together are two hosts over the network, not one NVLink domain.
 SCALE_OUT = {
-    "raw": "200",
+    "raw": "200 Gb/s ConnectX-7",
     "verified": True,
     "source": "https://www.servethehome.com/the-nvidia-gb10-connectx-7-200gbe-networking-is-really-"
     "different ('a 200Gbps ConnectX-7 part'; measured 'around 160-198Gbps out of two ports' with "

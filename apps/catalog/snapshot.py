@@ -85,7 +85,7 @@ class GpuSpec(Sourced):
     def is_cuda(self) -> bool:
         """NVIDIA's engines run CUDA; Apple silicon, AMD's Strix Halo and the phone and
         Copilot+ SoCs do not (Metal, ROCm, NPUs): their containers and stack differ."""
-        return self.vendor == "NVIDIA"
+        return self.vendor.startswith("NVIDIA")  # "NVIDIA / MediaTek" builds the GB10
 
     @property
     def best_fp64_tflops(self) -> float:
@@ -138,7 +138,18 @@ class SystemSpec(Sourced):
         """The network port a host reaches its neighbours with, where the catalog sources
         one (a DGX Spark's ConnectX-7: 200 Gb/s); kept in `figures` with its source."""
         figure = self.figures.get("scale_out_gbps")
-        return float(figure.raw.lstrip("~")) if figure is not None else None
+        found = re.match(r"~?\s*(\d+(?:\.\d+)?)", figure.raw) if figure is not None else None
+        return float(found.group(1)) if found else None
+
+    @property
+    def scale_out_link(self) -> str | None:
+        """The port as the catalog writes it: "ConnectX-7, 200 Gb/s"."""
+        figure = self.figures.get("scale_out_gbps")
+        if figure is None or self.scale_out_gbps is None:
+            return None
+        name = re.sub(r"^~?\s*\d+(?:\.\d+)?\s*(?:Gb/s)?\s*", "", figure.raw).strip(" ,()")
+        speed = f"{self.scale_out_gbps:g} Gb/s"
+        return f"{name}, {speed}" if name else speed
 
 
 class PartSpec(BaseModel):

@@ -311,6 +311,7 @@ _GPU_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bgb300\b", "gb300"),
     (r"\bgb200\b", "gb200"),
     (r"\bgb10\b", "gb10"),
+    (r"\brubin\b", "rubin"),  # "Vera Rubin NVL72 rack", "HGX Rubin NVL8"
     (r"\bh200\s*nvl\b", "h200-nvl"),
     (r"\bh100\s*nvl\b", "h100-nvl"),
     (r"\bh200\b", "h200-sxm"),
@@ -1118,7 +1119,7 @@ def _read_system(
         gpus = system.gpu.count or (spec.gpu_count if spec and spec.gpu == gpu_key else 0)
         if not gpus and spec is not None and spec.gpu_count:
             gpus = spec.gpu_count
-        if not gpus and (spec is not None and spec.max_gpus == 1 or form in PERSONAL_FORMS):
+        if not gpus and ((spec is not None and spec.max_gpus == 1) or form in PERSONAL_FORMS):
             # a configured laptop (or a one-GPU system) carries the one GPU its line names:
             # "Dell Pro Max 16 Plus ..., NVIDIA RTX PRO 5000 Blackwell 24GB laptop GPU"
             gpus = 1

@@ -19,6 +19,9 @@ from apps.review.engine.schemas import QuotedSystem
 # Rack units assumed when the catalog gives none: a desktop on a shelf, a workstation's 5U.
 ASSUMED_RACK_UNITS = {"phone": 1.0, "laptop": 2.0, "desktop": 2.0, "workstation": 5.0}
 DEFAULT_RACK_UNITS = 4.0
+#: The vehicles one person carries (the guide's mopeds and motorcycles): each is its own host,
+#: with no fabric to a neighbour, so ten laptops are ten machines, not one pool of memory.
+PERSONAL_FORM_FACTORS = frozenset({"phone", "laptop"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +72,16 @@ class Vehicle:
     def is_rack_scale(self) -> bool:
         """An NVL72 is the rack itself: one per rack, its weight already includes the frame."""
         return self.system.form_factor == "rack_nvl72"
+
+    @property
+    def is_personal(self) -> bool:
+        """A phone or a laptop: one rider, its own host."""
+        return self.system.form_factor in PERSONAL_FORM_FACTORS
+
+    @property
+    def is_cuda(self) -> bool:
+        """NVIDIA engines; a Mac, a Strix Halo or a phone runs something else."""
+        return self.gpu is None or self.gpu.is_cuda
 
     @property
     def is_training_grade(self) -> bool:
