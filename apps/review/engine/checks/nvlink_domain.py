@@ -10,6 +10,7 @@ served by more copies.
 from __future__ import annotations
 
 import math
+import re
 
 from apps.review.engine.checks._common import finding_make, gpu_figure, num, pct
 from apps.review.engine.checks.context import ReviewContext
@@ -159,6 +160,14 @@ def check(ctx: ReviewContext) -> list[Finding]:
             )
             metrics["pooled_memory_gb"] = round(pooled, 2)
             metrics["split_penalty"] = round(plan.split_penalty, 2)
+            cable = _interconnect_line(ctx)
+            metrics["interconnect_line"] = cable
+            if cable is None:
+                detail += (
+                    " The quote carries no cable between them (a QSFP cable for two, a switch "
+                    "for more): without one they are separate machines and a copy cannot be "
+                    "split at all."
+                )
     return [
         finding_make(
             CHECK,
@@ -171,3 +180,15 @@ def check(ctx: ReviewContext) -> list[Finding]:
             figures=figures,
         )
     ]
+
+
+#: A quote line that joins hosts: a QSFP/DAC cable, a ConnectX-7 link, a switch.
+_INTERCONNECT = re.compile(r"\bqsfp|\bdac\b|connectx|\b[24]00\s*gbe\b|\bswitch\b", re.IGNORECASE)
+
+
+def _interconnect_line(ctx: ReviewContext) -> int | None:
+    """The line number of the cable (or switch) joining the quote's hosts, if it has one."""
+    for line in ctx.quote.lines:
+        if line.sku is None and _INTERCONNECT.search(line.description):
+            return line.line
+    return None

@@ -14,6 +14,7 @@ from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding, WorkloadKind
 from apps.review.engine.sizing.calibration import calibration
 from apps.review.engine.sizing.vehicle import Vehicle
+from apps.words import vehicle_name
 
 CHECK = "throughput"
 #: The desk vehicles: a Spark or a workstation serves one developer, not a department.
@@ -105,7 +106,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
         # "Nobody runs a factory from a motorcycle": a department's production load on phones
         # or laptops is the guide's mismatch whatever the arithmetic says, since each device
         # is its own host for one or two riders.
-        kind = vehicle.system.vehicle or "motorcycle"
+        kind = vehicle_name(vehicle.system.form_factor)
         return [
             finding_make(
                 CHECK,
