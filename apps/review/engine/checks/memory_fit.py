@@ -9,6 +9,7 @@ activations, or `memory_gb`) must fit the quote. Whether it fits *one NVLink dom
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from apps.review.engine.checks._common import FigureRef, finding_make, gpu_figure, num, pct
 from apps.review.engine.checks.context import ReviewContext
@@ -117,7 +118,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
 def _one_device(
     ctx: ReviewContext,
     device: Vehicle,
-    metrics: dict[str, object],
+    metrics: Mapping[str, object],
     figures: list[FigureRef | None],
 ) -> Finding:
     """Phones and laptops pool nothing: each is its own host, so the job must fit one of them
@@ -131,7 +132,7 @@ def _one_device(
     if count > 1:
         each = f"; the {count:,} {word}s are {count:,} separate hosts, not one pool"
     piece = "one copy of the weights plus one conversation" if job.basis == "inference" else "it"
-    metrics = metrics | {"device_memory_gb": round(held, 2), "devices": count}
+    metrics = {**metrics, "device_memory_gb": round(held, 2), "devices": count}
     engine = device.gpu.model if device.gpu is not None else "no GPU"
     formula = f"{job.formula}; vs {num(held)} GB on one {word} ({engine})"
     if job.unit_gb > held:
