@@ -155,3 +155,12 @@ def test_uncabled_sparks_are_told_to_add_the_cable(tmp_path: Path) -> None:
     nvlink = _finding(report, "nvlink_domain")
     assert nvlink["metrics"]["interconnect_line"] is None
     assert "The quote carries no cable between them" in nvlink["detail"]
+
+
+def test_one_user_on_the_pair_is_never_called_a_department(tmp_path: Path) -> None:
+    # 546 GB/s ÷ 202.5 GB ≈ 2.7 tokens/s bound; asked 2 tokens/s for one user: too slow for
+    # one conversation, which is not "hopeless for a department"
+    report = _review(tmp_path, SPARKS, BIG_MODEL | {"tokens_per_sec_per_user": 2})
+    throughput = _finding(report, "throughput")
+    assert throughput["title"] == "Too slow for even one conversation"
+    assert "Hopeless for a department" not in json.dumps(report)
