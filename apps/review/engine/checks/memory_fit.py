@@ -9,8 +9,9 @@ activations, or `memory_gb`) must fit the quote. Whether it fits *one NVLink dom
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
-from apps.review.engine.checks._common import finding_make, gpu_figure, num, pct
+from apps.review.engine.checks._common import FigureRef, finding_make, gpu_figure, num, pct
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding
 from apps.review.engine.sizing.memory import (
@@ -18,6 +19,7 @@ from apps.review.engine.sizing.memory import (
     runtime_reserve,
     serving_activations_gb,
 )
+from apps.review.engine.sizing.vehicle import Vehicle
 
 CHECK = "memory_fit"
 TIGHT_SHARE = 0.90
@@ -111,6 +113,9 @@ def check(ctx: ReviewContext) -> list[Finding]:
                 figures=figures,
             )
         ]
+    personal = [v for v in ctx.gpu_vehicles if v.is_personal]
+    if personal and len(personal) == len(ctx.gpu_vehicles):
+        return [_one_device(ctx, personal[0], metrics, figures)]
     share = job.total_gb / total if total else math.inf
     return [
         finding_make(
@@ -141,6 +146,51 @@ def _runtime(ctx: ReviewContext) -> tuple[float, float, list[str]] | None:
         usable += vehicle.gpus * reserve.usable_gb
         lines.append(f"each {vehicle.gpu.model} {reserve.words(vehicle.gpus)}")
     return overhead, usable, list(dict.fromkeys(lines))
+
+
+def _one_device(
+    ctx: ReviewContext,
+    device: Vehicle,
+    metrics: Mapping[str, object],
+    figures: list[FigureRef | None],
+) -> Finding:
+    """Phones and laptops pool nothing: each is its own host, so the job must fit one of them
+    (ten 24 GB laptops are ten 24 GB machines, not one 240 GB pool)."""
+    job = ctx.job
+    assert job is not None
+    held = device.system_memory_gb
+    word = "phone" if device.system.form_factor == "phone" else "laptop"
+    count = sum(v.quantity for v in ctx.gpu_vehicles)
+    each = ""
+    if count > 1:
+        each = f"; the {count:,} {word}s are {count:,} separate hosts, not one pool"
+    piece = "one copy of the weights plus one conversation" if job.basis == "inference" else "it"
+    metrics = {**metrics, "device_memory_gb": round(held, 2), "devices": count}
+    engine = device.gpu.model if device.gpu is not None else "no GPU"
+    formula = f"{job.formula}; vs {num(held)} GB on one {word} ({engine})"
+    if job.unit_gb > held:
+        return finding_make(
+            CHECK,
+            "critical",
+            f"The job is bigger than one {word}",
+            f"{_job_words(ctx)} needs {num(job.unit_gb)} GB for {piece}; one {device.name} "
+            f"holds {num(held)} GB{each}. Nothing joins them into a bigger bowl.",
+            metrics=metrics,
+            formula=formula,
+            lever="A machine with more memory for this model (the right fit below), or a "
+            "smaller model or lower precision for the laptop.",
+            figures=figures,
+        )
+    return finding_make(
+        CHECK,
+        "ok",
+        f"The job fits one {word}",
+        f"{_job_words(ctx)}: {piece} ({num(job.unit_gb)} GB) fits the {num(held)} GB of one "
+        f"{device.name} ({pct(job.unit_gb / held)} used){each}.",
+        metrics=metrics,
+        formula=formula,
+        figures=figures,
+    )
 
 
 def _job_words(ctx: ReviewContext) -> str:

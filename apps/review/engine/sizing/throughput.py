@@ -250,6 +250,15 @@ class ReplicaPlan:
     overhead_seconds: float = 0.0  # per decode step: launches, per-layer collectives, routing
     prefill_tflops: float | None = None
     weight_read_efficiency: float = 1.0  # < 1 when 4-bit weights are unpacked (no FP4 cores)
+    #: The link in words, the one every finding names: "the network between 2 NVIDIA DGX
+    #: Spark hosts (ConnectX-7, 200 Gb/s per port)" (`link_words`).
+    link_text: str = ""
+
+    @property
+    def split_penalty(self) -> float:
+        """The share of the replica's combined bandwidth and compute the split costs: 0.5 over
+        the network (a Rightsize estimate), 0.3 over PCIe, none on one GPU or NVLink."""
+        return 1.0 - SPLIT_EFFICIENCY[self.link]
 
     @property
     def capacity_users(self) -> int:
@@ -418,6 +427,22 @@ def users_at_speed(
     return low
 
 
+def link_words(vehicle: Vehicle, link: str, gpus_per_replica: int) -> str:
+    """What joins one replica's GPUs, as every finding says it. Over the network the hosts are
+    named with the port the catalog sources: two DGX Sparks cabled together are "the network
+    between 2 NVIDIA DGX Spark hosts (ConnectX-7, 200 Gb/s per port)", never "PCIe"."""
+    if link == "one GPU":
+        return "one GPU"
+    if link == "NVLink":
+        return f"NVLink inside one {vehicle.name}"
+    if link == "PCIe":
+        return f"PCIe inside one {vehicle.name}"
+    hosts = math.ceil(gpus_per_replica / max(vehicle.gpus_per_system, 1))
+    port = vehicle.spec.scale_out_link if vehicle.spec is not None else None
+    port_text = f" ({port} per port)" if port else ""
+    return f"the network between {hosts} {vehicle.name} hosts{port_text}"
+
+
 def replica_evaluate(vehicle: Vehicle, load: ServingLoad, gpus_per_replica: int) -> ReplicaPlan:
     """Serve the load with replicas of `gpus_per_replica` GPUs of this vehicle line."""
     gpu = vehicle.gpu
@@ -474,6 +499,7 @@ def replica_evaluate(vehicle: Vehicle, load: ServingLoad, gpus_per_replica: int)
         overhead_seconds=overhead,
         prefill_tflops=prefill_tflops,
         weight_read_efficiency=read_efficiency,
+        link_text=link_words(vehicle, link, n),
     )
 
 
@@ -512,6 +538,8 @@ def replica_candidates(vehicle: Vehicle, load: ServingLoad) -> list[int]:
     if holding:
         return holding
     widest = sizes[-1]
+    if vehicle.is_personal:
+        return [widest]  # laptops and phones are separate hosts with no fabric between them
     stages = 2
     while widest * stages <= vehicle.gpus:
         if widest * stages * per_gpu - load.weights_gb >= load.kv_full_gb:
@@ -605,7 +633,7 @@ def _confidence(
         if gpu is not None and gpu.form_factor not in DESK_FORM_FACTORS and batch < SMALL_BATCH:
             reasons.append(f"{gpu.model} at a small batch reaches a less predictable share")
         if plan.link in {"PCIe", "network"}:
-            reasons.append(f"a replica is split over {plan.link}")
+            reasons.append(f"a replica is split over {plan.link_text}")
     if load.is_moe:
         reasons.append("which experts a batch touches is estimated")
     if not load.kv_known:

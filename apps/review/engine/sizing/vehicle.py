@@ -20,6 +20,9 @@ from apps.review.engine.sizing.memory import gpu_memory_gb
 # Rack units assumed when the catalog gives none: a desktop on a shelf, a workstation's 5U.
 ASSUMED_RACK_UNITS = {"phone": 1.0, "laptop": 2.0, "desktop": 2.0, "workstation": 5.0}
 DEFAULT_RACK_UNITS = 4.0
+#: The vehicles one person carries (the guide's mopeds and motorcycles): each is its own host,
+#: with no fabric to a neighbour, so ten laptops are ten machines, not one pool of memory.
+PERSONAL_FORM_FACTORS = frozenset({"phone", "laptop"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,16 @@ class Vehicle:
         return self.system.form_factor == "rack_nvl72"
 
     @property
+    def is_personal(self) -> bool:
+        """A phone or a laptop: one rider, its own host."""
+        return self.system.form_factor in PERSONAL_FORM_FACTORS
+
+    @property
+    def is_cuda(self) -> bool:
+        """NVIDIA engines; a Mac, a Strix Halo or a phone runs something else."""
+        return self.gpu is None or self.gpu.is_cuda
+
+    @property
     def is_training_grade(self) -> bool:
         """Semis and trains: NVL8 servers and NVL72 racks, built for one enormous job."""
         return self.system.form_factor in {"nvl8_server", "rack_nvl72"}
@@ -100,6 +113,7 @@ def _same_vehicle(system: QuotedSystem) -> tuple[object, ...]:
         system.gpu_key,
         system.gpus_per_system,
         system.nvlink_domain_gpus,
+        system.gpu_memory_gb,
         system.power_kw,
         system.weight_lb,
         system.rack_units,
@@ -125,6 +139,9 @@ def vehicles_from(systems: Sequence[QuotedSystem], catalog: CatalogSnapshot) -> 
                 raise ReviewInputError(
                     f"system {first.sku!r}: GPU {first.gpu_key!r} is not in the catalog"
                 )
+            if first.gpu_memory_gb:
+                # a Mac configured with 48 GB of unified memory holds 48, not the chip's 128
+                gpu = gpu.model_copy(update={"memory_gb": first.gpu_memory_gb})
         spec = catalog.system_by_key.get(first.sku)
         cost: Decimal | None = Decimal(0)
         estimated = False
