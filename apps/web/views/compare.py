@@ -62,7 +62,10 @@ class QuoteFilesField(forms.FileField):
     """Several files in one input (Django's documented pattern); each cleaned as a FileField."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".csv,.xlsx,.pdf"}))
+        kwargs.setdefault(
+            "widget",
+            MultipleFileInput(attrs={"accept": ".csv,.tsv,.txt,.xlsx,.xls,.xlsb,.ods,.pdf"}),
+        )
         super().__init__(*args, **kwargs)
 
     def clean(self, data: Any, initial: Any = None) -> list[Any]:
@@ -75,7 +78,10 @@ class QuoteFilesField(forms.FileField):
 class CompareUploadForm(forms.Form):
     files = QuoteFilesField(  # type: ignore[assignment]
         label="Competing quotes",
-        help_text="Two to five files (CSV, XLSX or PDF) for the same load and the same room.",
+        help_text=(
+            "Two to five files (CSV, XLSX, XLS, XLSB, ODS or PDF) for the same load and the same "
+            "room."
+        ),
     )
 
     def clean_files(self) -> list[Any]:
