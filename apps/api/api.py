@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import asdict
 from typing import Any, cast
 
 from django.conf import settings
@@ -28,7 +29,7 @@ from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from apps.catalog.services import catalog_snapshot
-from apps.quotes.parsing import QuoteParseError
+from apps.quotes.parsing import QuoteParseError, SheetChoiceNeeded
 from apps.review.engine.errors import ReviewInputError
 from apps.review.engine.model_resolve import unknown_model_words
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
@@ -47,8 +48,19 @@ POSTERS = frozenset({Role.ACCOUNT_TEAM, Role.ADMIN})
 logger = logging.getLogger("rightsize.api")
 
 
+class SheetOut(Schema):
+    """A sheet that looks like a quote, when the workbook has two: post again with `sheet`."""
+
+    name: str
+    rows: int
+    header: list[str]
+    first_lines: list[str]
+
+
 class ErrorOut(Schema):
     error: str
+    #: Only when two sheets of a workbook both look like quotes: the ones to choose from.
+    sheets: list[SheetOut] | None = None
 
 
 class PosterAuth(SessionAuth):
@@ -210,6 +222,7 @@ def review_post(
     file: File[UploadedFile | None] = None,
     lines: Form[str | None] = None,
     organisation: Form[str | None] = None,
+    sheet: Form[str | None] = None,
 ) -> HttpResponse:
     """Upload a quote (CSV, TSV, XLSX or PDF) — or paste its table as `lines`
     (text/tab-separated-values or comma-separated, header row first) — with the workload and
@@ -221,7 +234,9 @@ def review_post(
     (`electricity_usd_per_kwh`, `grid_kg_co2_per_kwh`, `pue`); the workload its time
     (`duration_weeks` | `duration_months` | `duration_ongoing`, `busy_hours_per_day`,
     `rent_usd_per_gpu_hour`). README.md documents the shapes.
-    Internal users name the customer `organisation` by slug. Answers 201 with the report and
+    Internal users name the customer `organisation` by slug. A workbook with two sheets that
+    both look like quotes answers 400 with `sheets` (name, rows, header, first lines): post
+    again with `sheet` naming one. Answers 201 with the report and
     `Location: /api/reviews/<uuid>`."""
     limit = settings.QUOTE_MAX_UPLOAD_BYTES
     if file is None and not (lines or "").strip():
@@ -265,7 +280,14 @@ def review_post(
             uploaded_by=cast(User, request.user),  # PosterAuth let a signed-in user through
             workload=spec_workload,
             facility=spec_facility,
+            sheet=(sheet or "").strip()[:200] or None,
         )
+    except SheetChoiceNeeded as exc:
+        body = {
+            "error": f"{exc}: post again with 'sheet' naming one",
+            "sheets": [asdict(c) for c in exc.candidates],
+        }
+        return api.create_response(request, body, status=400)
     except (QuoteParseError, ReviewInputError) as exc:
         return _error(request, str(exc), 400)
     return _report_response(review, 201)

@@ -86,6 +86,9 @@ class SheetChoiceNeeded(QuoteParseError):
 
     def __init__(self, candidates: list[SheetCandidate], *, file: str) -> None:
         self.candidates = list(candidates)
+        #: The stored original's hash, set by the upload service, so the answer can be read
+        #: from storage instead of asking for the file again.
+        self.sha256 = ""
         names = ", ".join(repr(c.name) for c in self.candidates)
         super().__init__(
             f"{len(self.candidates)} sheets look like quotes ({names}); "
