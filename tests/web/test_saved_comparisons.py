@@ -106,15 +106,19 @@ def test_filter_by_organisation_load_and_date(
     assert not shown(html, reviews["vans"])
 
 
-def test_htmx_swaps_only_the_list(clients: dict[str, Client], reviews: dict[str, Review]) -> None:
+def test_htmx_swaps_the_filters_and_the_list(
+    clients: dict[str, Client], reviews: dict[str, Review]
+) -> None:
     response = clients["account_team"].get(
         URL, {"organisation": reviews["globex"].organisation_id}, headers={"HX-Request": "true"}
     )
     html = response.content.decode()
     assert response.status_code == 200
-    assert html.lstrip().startswith('<div id="picker">')
-    assert "<html" not in html and 'id="picker-filters"' not in html
+    assert html.lstrip().startswith('<section class="card" id="pick-reviews">')
+    assert "<html" not in html and 'id="compare-upload"' not in html
     assert shown(html, reviews["globex"]) and not shown(html, reviews["vans"])
+    # the load filter counts Globex's reviews only: its one fine-tune, not Acme's loads
+    assert "(1 review)" in html and "Pre-training" not in html
 
 
 def test_an_unknown_filter_value_is_ignored_not_an_error(
