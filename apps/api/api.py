@@ -145,6 +145,7 @@ def review_post(
     file: File[UploadedFile | None] = None,
     lines: Form[str | None] = None,
     organisation: Form[str | None] = None,
+    sheet: Form[str | None] = None,
 ) -> HttpResponse:
     """Upload a quote (CSV, TSV, XLSX or PDF) — or paste its table as `lines`
     (text/tab-separated-values or comma-separated, header row first) — with the workload and
@@ -156,7 +157,9 @@ def review_post(
     (`electricity_usd_per_kwh`, `grid_kg_co2_per_kwh`, `pue`); the workload its time
     (`duration_weeks` | `duration_months` | `duration_ongoing`, `busy_hours_per_day`,
     `rent_usd_per_gpu_hour`). README.md documents the shapes.
-    Internal users name the customer `organisation` by slug. Answers 201 with the report and
+    Internal users name the customer `organisation` by slug. A workbook with two sheets that
+    both look like quotes answers 400 with `sheets` (name, rows, header, first lines): post
+    again with `sheet` naming one. Answers 201 with the report and
     `Location: /api/reviews/<uuid>`. Prefer `POST /api/v1/reviews`."""
     review = review_posted(
         user=cast(User, request.user),  # the auth let a signed-in poster through
@@ -165,6 +168,7 @@ def review_post(
         file=file,
         lines=lines,
         organisation=organisation,
+        sheet=sheet,
     )
     return _report_response(review, 201)
 

@@ -13,13 +13,13 @@ with the same message.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from django.http import HttpRequest
 from ninja import Schema
 
-from apps.quotes.parsing import QuoteParseError
+from apps.quotes.parsing import QuoteParseError, SheetChoiceNeeded
 from apps.review.engine.errors import ReviewInputError
 
 V1_PREFIX = "/api/v1/"
@@ -34,10 +34,21 @@ class ProblemOut(Schema):
     message: str
 
 
+class SheetOut(Schema):
+    """A sheet that looks like a quote, when the workbook has two: post again with `sheet`."""
+
+    name: str
+    rows: int
+    header: list[str]
+    first_lines: list[str]
+
+
 class ErrorDetail(Schema):
     code: str
     message: str
     problems: list[ProblemOut] = []
+    #: Only when two sheets of a workbook both look like quotes: the ones to choose from.
+    sheets: list[SheetOut] | None = None
 
 
 class ErrorOut(Schema):
@@ -50,6 +61,8 @@ class LegacyErrorOut(Schema):
     """The unversioned paths' error."""
 
     error: str
+    #: Only when two sheets of a workbook both look like quotes: the ones to choose from.
+    sheets: list[SheetOut] | None = None
 
 
 @dataclass
@@ -58,6 +71,7 @@ class ApiProblem(Exception):
     code: str
     message: str
     problems: list[dict[str, Any]] = field(default_factory=list)
+    sheets: list[dict[str, Any]] | None = None
 
     def __str__(self) -> str:
         return self.message
@@ -68,10 +82,24 @@ def is_v1(request: HttpRequest) -> bool:
 
 
 def error_body(request: HttpRequest, problem: ApiProblem) -> dict[str, object]:
+    extra = {"sheets": problem.sheets} if problem.sheets is not None else {}
     if not is_v1(request):
-        return {"error": problem.message}
+        return {"error": problem.message, **extra}
     problems = [ProblemOut(**p).model_dump() for p in problem.problems]
-    return {"error": {"code": problem.code, "message": problem.message, "problems": problems}}
+    detail = {"code": problem.code, "message": problem.message, "problems": problems}
+    return {"error": detail | extra}
+
+
+def problem_of_sheets(exc: SheetChoiceNeeded) -> ApiProblem:
+    """Two sheets that both look like quotes: the sheets to choose from, and post again."""
+    message = f"{exc}: post again with 'sheet' naming one"
+    return ApiProblem(
+        400,
+        "sheet_choice_needed",
+        message,
+        [{"file": exc.file or "quote", "field": "sheet", "message": message}],
+        sheets=[asdict(c) for c in exc.candidates],
+    )
 
 
 def problem_of_parse(exc: QuoteParseError) -> ApiProblem:

@@ -12,9 +12,9 @@ from ninja import UploadedFile
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
-from apps.api.errors import ApiProblem, problem_of_input, problem_of_parse
+from apps.api.errors import ApiProblem, problem_of_input, problem_of_parse, problem_of_sheets
 from apps.catalog.services import catalog_snapshot
-from apps.quotes.parsing import QuoteParseError
+from apps.quotes.parsing import QuoteParseError, SheetChoiceNeeded
 from apps.review.engine.errors import ReviewInputError
 from apps.review.engine.model_resolve import unknown_model_words
 from apps.review.engine.schemas import Facility, Workload
@@ -126,6 +126,7 @@ def review_posted(
     file: UploadedFile | None,
     lines: str | None,
     organisation: str | None,
+    sheet: str | None = None,
 ) -> Review:
     """Read the quote, check the load and the room, review and store it; or raise ApiProblem."""
     data, name = _quote_bytes(file, lines)
@@ -159,7 +160,10 @@ def review_posted(
             uploaded_by=cast(User, user),
             workload=spec_workload,
             facility=spec_facility,
+            sheet=(sheet or "").strip()[:200] or None,
         )
+    except SheetChoiceNeeded as exc:
+        raise problem_of_sheets(exc) from exc
     except QuoteParseError as exc:
         raise problem_of_parse(exc) from exc
     except ReviewInputError as exc:

@@ -87,6 +87,7 @@ def review_upload(
     workload: Workload,
     facility: Facility,
     delimiter: str | None = None,
+    sheet: str | None = None,
 ) -> Review:
     """Upload → first review, the one path the upload page, the API and the demo seed share.
 
@@ -103,6 +104,7 @@ def review_upload(
         uploaded_by=uploaded_by,
         delimiter=delimiter,
         catalog=catalog,
+        sheet=sheet,
     )
     report = review_report(
         intake=read.intake, workload=workload, facility=facility, catalog=catalog

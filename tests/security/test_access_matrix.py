@@ -22,7 +22,8 @@ from django.contrib.auth.models import User
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from apps.quotes.models import QuoteLine, VendorLineCorrection
-from apps.review.models import Review
+from apps.review.comparisons import comparison_save
+from apps.review.models import Review, SavedComparison
 from tests.review.factories import review_make
 
 ROLES = ("anonymous", "customer", "other_customer", "account_team", "finance", "admin")
@@ -35,6 +36,7 @@ class World:
     review: Review
     line: QuoteLine
     remembered: VendorLineCorrection
+    comparison: SavedComparison
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,10 @@ def no_part(w: World) -> dict[str, Any]:
     return {"review": str(w.review.uuid), "part": "0"}
 
 
+def saved(w: World) -> dict[str, Any]:
+    return {"uuid": w.comparison.uuid}
+
+
 def decision(w: World) -> dict[str, Any]:
     return {"version": w.review.version, "reason": "Access-matrix decision"}
 
@@ -143,6 +149,11 @@ MATRIX: dict[str, Entry] = {
     "review:resubmit": post(review, (302, 403, 403, 409, 403, 409), data=decision),
     "review:export": get(export_xlsx, (302, 403, 403, 200, 200, 200)),
     "review:compare": get(None, (302, 403, 403, 200, 200, 200)),  # internal roles
+    # Saving with nothing picked is the form's 400; saved comparisons: internal roles only.
+    "review:comparison_save": post(None, (302, 403, 403, 400, 400, 400)),
+    "review:comparisons": get(None, (302, 403, 403, 200, 200, 200)),
+    "review:comparison": get(saved, (302, 403, 403, 200, 200, 200)),
+    "review:comparison_pdf": get(saved, (302, 403, 403, 200, 200, 200)),
     "reports:status": get(review, (302, 200, 404, 200, 200, 200)),
     "reports:request": post(review, (302, 302, 404, 302, 302, 302)),
     "reports:download": get(review, (302, 404, 404, 404, 404, 404)),
@@ -215,7 +226,9 @@ def world(demo) -> World:
     kept = VendorLineCorrection.objects.create(
         vendor="northwind", text="mystery 1", role="service", created_by=account
     )
-    return World(review=flagged, line=quote_line, remembered=kept)
+    other = review_make(organisation=demo["acme"], user=account)
+    kept_comparison = comparison_save(name="Two quotes", reviews=[flagged, other], user=account)
+    return World(review=flagged, line=quote_line, remembered=kept, comparison=kept_comparison)
 
 
 @pytest.mark.django_db

@@ -71,12 +71,14 @@ def review_create(
     file: File[UploadedFile | None] = None,
     lines: Form[str | None] = None,
     organisation: Form[str | None] = None,
+    sheet: Form[str | None] = None,
 ) -> HttpResponse:
     """Multipart form: the quote as `file` (CSV, TSV, XLSX or PDF) or its table pasted as
     `lines` (tab- or comma-separated, header row first); `workload` and `facility` as
     CONTRACT.md JSON or a preset or saved name; `organisation` the customer's slug (see
     `GET /api/v1/organisations`). A quote that cannot be read answers 400 with its file, row
-    and column in `error.problems`."""
+    and column in `error.problems`; a workbook with two sheets that both look like quotes
+    answers 400 with `error.sheets` (name, rows, header, first lines): post again with `sheet`."""
     review = review_posted(
         user=cast(User, request.user),
         workload=workload,
@@ -84,6 +86,7 @@ def review_create(
         file=file,
         lines=lines,
         organisation=organisation,
+        sheet=sheet,
     )
     return review_body(review, 201)
 
