@@ -239,3 +239,22 @@ def test_refusals_before_the_api_use_the_same_shape(tokens):
     error = _error(response, 400)
     assert error["code"] == "bad_request"
     assert error["message"].startswith("organisation: contains a control character (U+0001)")
+
+
+def test_two_quote_sheets_answer_400_with_the_sheets_then_sheet_picks_one(tokens, catalog_db):
+    from tests.fixtures.sheets import two_quote_sheets_xlsx
+
+    def book() -> SimpleUploadedFile:
+        return SimpleUploadedFile("options.xlsx", two_quote_sheets_xlsx())
+
+    response = _upload(tokens["account_team"], file=book())
+    assert response.status_code == 400, response.content
+    error = response.json()["error"]
+    assert error["code"] == "sheet_choice_needed"
+    assert [problem["field"] for problem in error["problems"]] == ["sheet"]
+    assert [(s["name"], s["rows"]) for s in error["sheets"]] == [("Option A", 2), ("Option B", 1)]
+    assert not Review.objects.exists()  # a question, no record
+    response = _upload(tokens["account_team"], file=book(), sheet="Option A")
+    assert response.status_code == 201, response.content
+    # Option A: the DGX B200 at 515,000 and a support line at 0
+    assert response.json()["quote"]["total"] == "515000.00"
