@@ -113,11 +113,56 @@ class AuditEvent(models.Model):
         raise PermissionError("Audit events are append-only")
 
 
+class SavedComparison(models.Model):
+    """A comparison someone kept: a name, the reviews in the order they were given, who, when.
+
+    Nothing of the result is stored: the page and the PDF rank the reviews' stored reports
+    again, so a saved comparison always says what the reviews say. Who may open it follows its
+    reviews: the internal roles, and only when every review is one they may see.
+    """
+
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    name = models.CharField(max_length=200)
+    reviews = models.ManyToManyField(
+        Review, through="SavedComparisonReview", related_name="saved_comparisons"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="saved_comparisons"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SavedComparisonReview(models.Model):
+    """One review in a saved comparison, at its place (1 is the first column)."""
+
+    comparison = models.ForeignKey(SavedComparison, on_delete=models.CASCADE, related_name="items")
+    review = models.ForeignKey(Review, on_delete=models.PROTECT, related_name="+")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["comparison", "review"], name="saved_comparison_review_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.comparison} #{self.position}"
+
+
 class UploadStatus(models.TextChoices):
     QUEUED = "queued", "Queued"
     READING = "reading", "Reading the file"
     REVIEWING = "reviewing", "Reviewing"
     DONE = "done", "Reviewed"
+    NEEDS_SHEET = "sheet", "Which sheet?"
     FAILED = "failed", "Could not be read"
 
 
@@ -139,6 +184,7 @@ class UploadJob(models.Model):
     filename = models.CharField(max_length=255)
     blob = models.CharField(max_length=255)
     delimiter = models.CharField(max_length=4, blank=True)
+    sheet = models.CharField(max_length=200, blank=True)
     workload = models.JSONField()
     facility = models.JSONField()
     #: the upload form's load and room fields, for the hand-entry grid when the file is a scan
@@ -156,6 +202,8 @@ class UploadJob(models.Model):
     error_file = models.CharField(max_length=255, blank=True)
     error_row = models.PositiveIntegerField(null=True, blank=True)
     error_column = models.CharField(max_length=255, blank=True)
+    #: two sheets look like quotes: each one's name, rows, header and first lines, to ask
+    sheet_candidates = models.JSONField(default=list, blank=True)
     task_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -35,6 +35,7 @@ from apps.quotes.services import (
 from apps.review.engine.schemas import SEVERITY_ORDER, Facility, ReviewReport, Workload
 from apps.review.models import AuditEvent, Review, ReviewStatus
 from apps.review.pipeline import review_of_intake
+from apps.review.webhooks import ReviewEvent, emit_review_event
 from apps.sites.access import role_of
 
 if TYPE_CHECKING:
@@ -88,6 +89,7 @@ def review_upload(
     facility: Facility,
     delimiter: str | None = None,
     on_read: Callable[[], None] | None = None,
+    sheet: str | None = None,
 ) -> Review:
     """Upload → first review, the one path the upload page, the API and the demo seed share.
 
@@ -104,6 +106,7 @@ def review_upload(
         uploaded_by=uploaded_by,
         delimiter=delimiter,
         catalog=catalog,
+        sheet=sheet,
     )
     if on_read is not None:  # the background upload's progress: read, now reviewing
         on_read()
@@ -227,8 +230,9 @@ def review_store(
     created_by: User,
     status: ReviewStatus | None = None,
 ) -> Review:
-    """Keep an already computed report (the API and the demo seed compute it themselves)."""
-    return Review.objects.create(
+    """Keep an already computed report (the API and the demo seed compute it themselves).
+    A review that goes to Finance is announced to webhooks ("review.flagged")."""
+    review = Review.objects.create(
         quote=quote,
         organisation=quote.organisation,
         workload=workload.model_dump(mode="json"),
@@ -237,6 +241,9 @@ def review_store(
         created_by=created_by,
         **_review_fields(report),
     )
+    if review.status == ReviewStatus.PENDING:
+        emit_review_event(review, ReviewEvent.FLAGGED)
+    return review
 
 
 def review_rerun(*, review: Review, workload: Workload, facility: Facility, user: User) -> Review:
@@ -271,7 +278,12 @@ def review_rerun(*, review: Review, workload: Workload, facility: Facility, user
                 from_status=current.status,
                 to_status=new_status,
             )
-    return Review.objects.select_related("quote__source_file", "organisation").get(pk=review.pk)
+        rerun = Review.objects.select_related("quote__source_file", "organisation").get(
+            pk=review.pk
+        )
+        if new_status == ReviewStatus.PENDING and current.status != ReviewStatus.PENDING:
+            emit_review_event(rerun, ReviewEvent.FLAGGED)  # back to Finance: announce it
+    return rerun
 
 
 def review_revise(*, review: Review, data: bytes, filename: str, user: User) -> Review:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from django.db import transaction
 
-from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.parsing.errors import QuoteParseError, SheetChoiceNeeded
 from apps.quotes.services import quote_refusal_check
 from apps.quotes.storage import blob_read, blob_store
 from apps.review.engine.errors import ReviewInputError
@@ -41,6 +41,7 @@ def upload_job_start(
     workload: Workload,
     facility: Facility,
     delimiter: str | None = None,
+    sheet: str | None = None,
     inputs: dict[str, str] | None = None,
 ) -> UploadJob:
     """Check, store, queue. Raises QuoteParseError for a file refused on its first bytes."""
@@ -52,6 +53,7 @@ def upload_job_start(
         filename=filename[:255],
         blob=blob,
         delimiter=delimiter or "",
+        sheet=sheet or "",
         workload=workload.model_dump(mode="json"),
         facility=facility.model_dump(mode="json"),
         inputs=inputs or {},
@@ -89,8 +91,24 @@ def upload_job_run(*, job_id: int) -> UploadJob:
             workload=Workload.model_validate(job.workload),
             facility=Facility.model_validate(job.facility),
             delimiter=job.delimiter or None,
+            sheet=job.sheet or None,
             on_read=lambda: _progress(job, UploadStatus.REVIEWING),
         )
+    except SheetChoiceNeeded as error:  # a question for the person, not a failure
+        job.sheet_candidates = [
+            {
+                "name": c.name,
+                "rows": c.rows,
+                "header": list(c.header),
+                "first_lines": list(c.first_lines),
+            }
+            for c in error.candidates
+        ]
+        job.error_file = error.file
+        job.error_message = error.message
+        job.status = UploadStatus.NEEDS_SHEET
+        job.save()
+        return job
     except QuoteParseError as error:
         kept = error.quote
         job.quote = kept if kept is not None else None  # type: ignore[assignment]

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from apps.review.models import AuditEvent, Review, ReviewStatus
 from apps.review.services import ReviewChanged
+from apps.review.webhooks import ReviewEvent, emit_review_event
 from apps.sites.access import role_of
 from apps.sites.models import Role
 
@@ -124,7 +125,7 @@ def review_decide(
         ).update(status=to_status, version=F("version") + 1, updated_at=timezone.now())
         if updated != 1:
             raise ReviewChanged("Quote changed: someone else decided first.")
-        AuditEvent.objects.create(
+        decision = AuditEvent.objects.create(
             review=review,
             actor=actor,
             role=role.value,
@@ -135,7 +136,13 @@ def review_decide(
             version=review.quote.version,
             file_sha256=review.quote.source_file.sha256,
         )
-    review.refresh_from_db()
+        review.refresh_from_db()
+        # Queued in the same transaction, sent after it commits: a rolled-back decision
+        # announces nothing. A resubmission puts the review back in front of Finance.
+        if to_status == ReviewStatus.PENDING:
+            emit_review_event(review, ReviewEvent.FLAGGED)
+        else:
+            emit_review_event(review, ReviewEvent.DECIDED, decision=decision)
     return review
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.web.views import compare, corrections, export, finance, review
+from apps.web.views import compare, comparisons, corrections, export, finance, review
 
 app_name = "review"
 urlpatterns = [
@@ -30,4 +30,8 @@ urlpatterns = [
     path("<uuid:review_uuid>/resubmit/", finance.review_resubmit, name="resubmit"),
     # Competing quotes side by side.
     path("compare/", compare.compare_view, name="compare"),
+    path("compare/save/", comparisons.comparison_save_view, name="comparison_save"),
+    path("comparisons/", comparisons.comparison_list_view, name="comparisons"),
+    path("comparisons/<uuid:uuid>/", comparisons.comparison_detail_view, name="comparison"),
+    path("comparisons/<uuid:uuid>/pdf/", comparisons.comparison_pdf_view, name="comparison_pdf"),
 ]

@@ -2,13 +2,14 @@
 
 The upload page is one form in three parts (the file and customer, the load, the building).
 A file refused on its first bytes comes back at once; any other is read by a background worker
-while the page shows its progress, then the browser goes to the review page, or back to the
-problems row by row.
+while the page shows its progress, then the browser goes to the review page, back to the
+problems row by row, or to the question which sheet holds the quote.
 """
 
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -21,15 +22,16 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from apps.catalog.models import Part
 from apps.quotes.models import Quote, QuoteLine, QuoteStatus
-from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.parsing.errors import QuoteParseError, SheetCandidate
 from apps.quotes.services import quote_mapping_confirm
+from apps.quotes.storage import blob_name, blob_read
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
-from apps.review.models import UploadJob
+from apps.review.models import UploadJob, UploadStatus
 from apps.review.services import ReviewChanged, review_rerun
 from apps.review.uploads import upload_job_problem, upload_job_start
 from apps.sites.access import require_roles, scope_for_user
 from apps.sites.http import HtmxHttpRequest
-from apps.web.forms.quotes import QuoteUploadForm
+from apps.web.forms.quotes import QuoteUploadForm, original_from_token, original_token
 from apps.web.forms.review import load_and_room_forms
 from apps.web.views.manual import manual_inputs_keep
 from apps.web.views.review import EDITORS, review_context, review_url, reviews_visible
@@ -53,21 +55,51 @@ def _saved_belongs(forms: dict[str, Any]) -> bool:
     return ok
 
 
+@dataclass(frozen=True)
+class SheetChoice:
+    """The question the page asks when two sheets both look like quotes."""
+
+    file_name: str
+    candidates: list[SheetCandidate]
+    original: str  # the signed reference the answer posts back instead of the file
+
+
+def _upload_bytes(request: HtmxHttpRequest, forms: dict[str, Any]) -> tuple[bytes, str] | None:
+    """The uploaded file, or the stored original the sheet question named; None (with the
+    form's error) when that reference is not this user's or has expired."""
+    cleaned = forms["upload_form"].cleaned_data
+    if cleaned.get("file"):
+        return cleaned["file"].read(), cleaned["file"].name
+    found = original_from_token(cleaned["original"], user_id=request.user.pk)
+    if found is not None:
+        try:
+            return blob_read(blob_name(found[0])), found[1]
+        except (ValueError, OSError):
+            pass
+    forms["upload_form"].add_error("file", "That upload is no longer here: choose the file again.")
+    return None
+
+
 @require_roles(*EDITORS)
 def quote_upload_view(request: HtmxHttpRequest) -> HttpResponse:
     """GET the form; POST checks and stores the original and hands the reading to a worker
-    (apps.review.uploads), then goes to the job's progress page, or straight to the review
-    when the job is already done (the ImmediateBackend in tests)."""
+    (apps.review.uploads), then goes to the job's progress page, or straight to the review when
+    the job is already done (the ImmediateBackend in tests).
+
+    A workbook with two sheets that both look like quotes comes back with the question (which
+    sheet, each listed with its rows, header and first lines); the answer goes through the same
+    intake, reading the stored original rather than asking for the file again."""
     if request.method != "POST":
         return render(request, "quotes/upload.html", {**_forms(), "problems": [], "kept": None})
     forms = _forms(request.POST, request.FILES)
     problems: list[QuoteParseError] = []
     kept = None
+    choice: SheetChoice | None = None
     valid = all(form.is_valid() for form in forms.values()) and _saved_belongs(forms)
-    if valid:
-        upload = forms["upload_form"].cleaned_data["file"]
+    upload = _upload_bytes(request, forms) if valid else None
+    if upload is not None:
         try:
-            job = _upload_start(request, forms, upload)
+            job = _upload_start(request, forms, *upload)
         except QuoteParseError as error:  # refused on its first bytes: nothing stored
             problems = [error]
         else:
@@ -76,13 +108,14 @@ def quote_upload_view(request: HtmxHttpRequest) -> HttpResponse:
             done = _job_finished(request, job)
             if done is not None:
                 return done
-            problem = upload_job_problem(job)
+            choice = _sheet_choice(request, job)
+            problem = None if choice else upload_job_problem(job)
             problems = [problem] if problem else []
             kept = job.quote
-    context = {**forms, "problems": problems, "kept": kept}
+    context = {**forms, "problems": problems, "kept": kept, "sheet_choice": choice}
     if request.htmx:
         return render(request, "quotes/upload.html#upload-form", context)
-    return render(request, "quotes/upload.html", context, status=400)
+    return render(request, "quotes/upload.html", context, status=200 if choice else 400)
 
 
 def _go(request: HtmxHttpRequest, url: str) -> HttpResponse:
@@ -91,7 +124,8 @@ def _go(request: HtmxHttpRequest, url: str) -> HttpResponse:
 
 def _job_finished(request: HtmxHttpRequest, job: UploadJob) -> HttpResponse | None:
     """Where a finished job goes: its review, or the hand-entry grid for a scan or a PDF
-    without a table (load and room kept); None when its problems are to be shown."""
+    without a table (load and room kept); None when its problems (or the sheet question) are
+    to be shown."""
     if job.review is not None:
         return _go(request, review_url(job.review))
     if job.quote is not None and job.quote.status == QuoteStatus.NEEDS_MANUAL:
@@ -100,15 +134,37 @@ def _job_finished(request: HtmxHttpRequest, job: UploadJob) -> HttpResponse | No
     return None
 
 
-def _upload_start(request: HtmxHttpRequest, forms: dict[str, Any], upload: Any) -> UploadJob:
+def _sheet_choice(request: HtmxHttpRequest, job: UploadJob) -> SheetChoice | None:
+    """The sheet question of a job whose workbook has two quote-like sheets."""
+    if job.status != UploadStatus.NEEDS_SHEET:
+        return None
+    token = original_token(
+        sha256=job.blob.rsplit("/", 1)[-1], filename=job.filename, user_id=request.user.pk
+    )
+    candidates = [
+        SheetCandidate(
+            name=c["name"],
+            rows=c["rows"],
+            header=tuple(c["header"]),
+            first_lines=tuple(c["first_lines"]),
+        )
+        for c in job.sheet_candidates
+    ]
+    return SheetChoice(file_name=job.error_file, candidates=candidates, original=token)
+
+
+def _upload_start(
+    request: HtmxHttpRequest, forms: dict[str, Any], data: bytes, filename: str
+) -> UploadJob:
     return upload_job_start(
-        data=upload.read(),
-        filename=upload.name,
+        data=data,
+        filename=filename,
         organisation=forms["upload_form"].cleaned_data["organisation"],
         uploaded_by=request.user,
         workload=forms["workload_form"].workload,
         facility=forms["facility_form"].facility,
         delimiter=forms["upload_form"].cleaned_data.get("delimiter") or None,
+        sheet=forms["upload_form"].cleaned_data.get("sheet") or None,
         inputs={k: str(v) for k, v in request.POST.items() if k.startswith(("w-", "f-"))},
     )
 
@@ -117,9 +173,10 @@ def _upload_start(request: HtmxHttpRequest, forms: dict[str, Any], upload: Any) 
 @require_roles(*EDITORS)
 def upload_status_view(request: HtmxHttpRequest, job_uuid: uuid.UUID) -> HttpResponse:
     """The upload's progress while a worker reads it; htmx polls the `progress` partial every
-    second and follows the job to its review (or shows its problems) when it is finished."""
+    second and follows the job to its review (or shows its problems, or asks which sheet) when
+    it is finished."""
     job = get_object_or_404(
-        UploadJob.objects.select_related("review", "quote__source_file"),
+        UploadJob.objects.select_related("review", "quote__source_file", "organisation"),
         uuid=job_uuid,
         uploaded_by=request.user,
     )
@@ -127,6 +184,17 @@ def upload_status_view(request: HtmxHttpRequest, job_uuid: uuid.UUID) -> HttpRes
         done = _job_finished(request, job)
         if done is not None:
             return done
+    choice = _sheet_choice(request, job)
+    if choice is not None:
+        # The question on the upload page, the load and room as they were sent.
+        data = {**job.inputs, "organisation": str(job.organisation_id), "original": choice.original}
+        forms = _forms(data)
+        for form in forms.values():
+            form.is_valid()
+        context = {**forms, "problems": [], "kept": None, "sheet_choice": choice}
+        if request.htmx:
+            return HttpResponseClientRedirect(request.path)  # the whole page, not the fragment
+        return render(request, "quotes/upload.html", context)
     problem = upload_job_problem(job)
     context = {
         "job": job,
