@@ -101,3 +101,27 @@ def test_a_duplicate_delivery_does_not_review_twice(clients, demo, catalog_db, q
     upload_job_run(job_id=job.pk)
     upload_job_run(job_id=job.pk)
     assert Review.objects.count() == 1
+
+
+def test_a_workbook_with_two_quote_sheets_asks_which_once_the_worker_has_read_it(
+    clients, demo, catalog_db, queued
+):
+    from tests.fixtures.sheets import two_quote_sheets_xlsx
+
+    account = clients["account_team"]
+    book = SimpleUploadedFile("options.xlsx", two_quote_sheets_xlsx())
+    assert account.post("/quotes/upload/", {**saved_form(demo), "file": book}).status_code == 302
+    job = UploadJob.objects.get()
+
+    upload_job_run(job_id=job.pk)
+
+    job.refresh_from_db()
+    assert job.status == UploadStatus.NEEDS_SHEET
+    assert [c["name"] for c in job.sheet_candidates] == ["Option A", "Option B"]
+    polled = account.get(f"/quotes/uploads/{job.uuid}/", headers=HX)
+    assert polled["HX-Redirect"] == f"/quotes/uploads/{job.uuid}/"  # the whole page, not a part
+    page = account.get(f"/quotes/uploads/{job.uuid}/").content.decode()
+    assert "Which sheet holds the quote?" in page
+    assert 'type="radio" name="sheet" value="Option B"' in page
+    assert 'name="original" value="' in page  # answered from the stored original
+    assert not Quote.objects.exists()
