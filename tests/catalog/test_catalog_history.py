@@ -72,8 +72,9 @@ def test_a_catalog_edit_in_another_process_reaches_the_next_review_without_resta
 
 
 def test_the_revision_is_checked_at_most_once_a_second(
-    catalog_db, monkeypatch, django_assert_num_queries
+    catalog_db, monkeypatch, settings, django_assert_num_queries
 ):
+    settings.CATALOG_REVISION_CHECK_SECONDS = 1  # production's interval
     clock = [1000.0]
     monkeypatch.setattr("apps.catalog.services.time.monotonic", lambda: clock[0])
     first = catalog_snapshot()
