@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .PHONY: setup run test lint format test-sqlite test-postgres browser-deps browser-js bench examples clean \
-	calibrate calibrate-grid
+	calibrate calibrate-grid package-check
 
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PYTHON) || "$$(scripts/find-python)" -m venv $(VENV)
@@ -65,6 +65,10 @@ test: lint test-sqlite test-postgres
 
 examples: setup
 	$(PYTHON) ../shared/tools/check_examples.py . ../shared/examples
+
+# `pip install .` into a fresh venv (dependencies from the index), then gunicorn serves /login/.
+package-check: $(VENV)/.installed
+	$(PYTHON) scripts/package_check.py
 
 bench: setup
 	$(PYTHON) bench/run.py

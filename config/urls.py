@@ -3,9 +3,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from apps.api.api import api
+from apps.web.views import health
 from apps.web.views import home as site_views
 
 urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
     path("", site_views.home, name="home"),
     path("login/", site_views.RightsizeLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -6,6 +6,7 @@ Every figure keeps its provenance in `figures` ({field: {raw, verified, source}}
 
 from django.db import models
 from django.db.models import Q
+from simple_history.models import HistoricalRecords
 
 from apps.catalog.choices import Cooling, CpuArch, FormFactor, Interconnect, PartKind, RentalTerm
 
@@ -34,6 +35,8 @@ class Sourced(models.Model):
 
 class Vendor(models.Model):
     name = models.CharField(max_length=120, unique=True)
+
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["name"]
@@ -66,6 +69,8 @@ class Gpu(Sourced):
     tdp_w_typical = models.FloatField()
     cooling = models.CharField(max_length=20, choices=Cooling.choices, default=Cooling.AIR)
     cpu_arch = models.CharField(max_length=10, choices=CpuArch.choices, blank=True)
+
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["name"]
@@ -123,6 +128,8 @@ class System(Sourced):
     psu_watts = models.FloatField(null=True, blank=True)
     psu_redundancy = models.CharField(max_length=120, blank=True)
 
+    history = HistoricalRecords()
+
     class Meta:
         ordering = ["form_factor", "name"]
         constraints = non_negative(
@@ -157,6 +164,8 @@ class Part(models.Model):
     )
     bridge_gpus = models.PositiveIntegerField(null=True, blank=True)
 
+    history = HistoricalRecords()
+
     class Meta:
         ordering = ["vendor__name", "part_number"]
         constraints = [
@@ -174,6 +183,8 @@ class PartAlias(models.Model):
 
     part = models.ForeignKey(Part, on_delete=models.CASCADE, related_name="aliases")
     text = models.CharField(max_length=300)
+
+    history = HistoricalRecords()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["part", "text"], name="alias_unique")]
@@ -216,6 +227,8 @@ class ModelPreset(models.Model):
     license = models.CharField(max_length=120, blank=True)
     release_date = models.CharField(max_length=80, blank=True)
 
+    history = HistoricalRecords()
+
     class Meta:
         ordering = ["name"]
         constraints = non_negative("total_params_b", "active_params_b", prefix="model")
@@ -242,6 +255,8 @@ class RentalRate(models.Model):
     source_url = models.TextField(blank=True)
     notes = models.TextField(blank=True)
 
+    history = HistoricalRecords()
+
     class Meta:
         ordering = ["gpu__name", "term", "usd_per_gpu_hour"]
         constraints = [
@@ -253,3 +268,16 @@ class RentalRate(models.Model):
 
     def __str__(self) -> str:
         return f"{self.gpu.model} at {self.provider} ({self.term}): ${self.usd_per_gpu_hour}/h"
+
+
+class CatalogRevision(models.Model):
+    """The catalog's revision: one row (pk 1) whose number goes up by one whenever a catalog
+    row is saved or deleted (apps.catalog.signals). Every report carries the number it was
+    made with; running processes compare it (one primary-key read, at most once a second)
+    with the snapshot they hold and read the catalog again when it moved."""
+
+    number = models.PositiveBigIntegerField(default=0)
+    changed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"catalog revision {self.number}"

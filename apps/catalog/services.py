@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import models, transaction
 
 from apps.catalog.models import Gpu, ModelPreset, Part, PartAlias, RentalRate, System, Vendor
+from apps.catalog.revision import catalog_revision_current
 from apps.catalog.snapshot import (
     FIXTURE_PATH,
     CatalogSnapshot,
@@ -16,7 +22,50 @@ from apps.catalog.snapshot import (
     snapshot_from_fixture,
 )
 
-_SNAPSHOT_CACHE: dict[str, CatalogSnapshot] = {}
+
+@dataclass
+class _Held:
+    snapshot: CatalogSnapshot
+    revision: int
+    checked_at: float
+
+
+_SNAPSHOT_CACHE: dict[str, _Held] = {}
+
+#: rows load_catalog wrote, by (model, "+" created / "~" changed): their history is written in
+#: bulk afterwards (one INSERT per model, not one per row)
+Written = dict[tuple[type[models.Model], str], list[models.Model]]
+
+
+def _upsert(
+    model: type[models.Model], lookup: dict[str, Any], defaults: dict[str, Any], written: Written
+) -> Any:
+    """update_or_create that saves only when a value differs, so loading the same catalog twice
+    writes nothing: no history row, no new catalog revision."""
+    defaults = {k: list(v) if isinstance(v, tuple) else v for k, v in defaults.items()}
+    row = model._default_manager.filter(**lookup).first()
+    if row is None:
+        row = model(**lookup, **defaults)
+        kind = "+"
+    else:
+        changed = [k for k, v in defaults.items() if getattr(row, k) != v]
+        if not changed:
+            return row
+        for k in changed:
+            setattr(row, k, defaults[k])
+        kind = "~"
+    row.skip_history_when_saving = True  # type: ignore[attr-defined]
+    row.save()
+    del row.skip_history_when_saving  # type: ignore[attr-defined]
+    written.setdefault((model, kind), []).append(row)
+    return row
+
+
+def _history_write(written: Written) -> None:
+    for (model, kind), rows in written.items():
+        model.history.bulk_history_create(  # type: ignore[attr-defined]
+            rows, update=kind == "~", default_change_reason="load_catalog"
+        )
 
 
 def _row_fields(spec: GpuSpec | SystemSpec, exclude: set[str]) -> dict:
@@ -25,10 +74,17 @@ def _row_fields(spec: GpuSpec | SystemSpec, exclude: set[str]) -> dict:
     return data
 
 
-@transaction.atomic
 def catalog_load(*, snapshot: CatalogSnapshot | None = None) -> dict[str, int]:
-    """Upsert the bundled catalog. Idempotent: a second run changes nothing."""
-    snapshot = snapshot or snapshot_from_fixture(FIXTURE_PATH)
+    """Upsert the bundled catalog. Idempotent: a second run changes nothing (no history row,
+    the same revision); a run that changes rows moves the revision on once."""
+    from apps.catalog.signals import revision_batch
+
+    with revision_batch(), transaction.atomic():
+        return _catalog_load(snapshot or snapshot_from_fixture(FIXTURE_PATH))
+
+
+def _catalog_load(snapshot: CatalogSnapshot) -> dict[str, int]:
+    written: Written = {}
     vendors = {name: Vendor.objects.get_or_create(name=name)[0] for name in snapshot.vendors}
 
     def vendor(name: str) -> Vendor:
@@ -39,46 +95,54 @@ def catalog_load(*, snapshot: CatalogSnapshot | None = None) -> dict[str, int]:
     gpus: dict[str, Gpu] = {}
     for spec in snapshot.gpus:
         fields = _row_fields(spec, {"key", "vendor"})
-        gpus[spec.key], _ = Gpu.objects.update_or_create(
-            key=spec.key, defaults={**fields, "vendor": vendor(spec.vendor)}
+        gpus[spec.key] = _upsert(
+            Gpu, {"key": spec.key}, {**fields, "vendor": vendor(spec.vendor)}, written
         )
     systems: dict[str, System] = {}
     for system_spec in snapshot.systems:
         fields = _row_fields(system_spec, {"key", "vendor", "gpu"})
-        systems[system_spec.key], _ = System.objects.update_or_create(
-            key=system_spec.key,
-            defaults={
+        systems[system_spec.key] = _upsert(
+            System,
+            {"key": system_spec.key},
+            {
                 **fields,
                 "vendor": vendor(system_spec.vendor),
                 "gpu": gpus[system_spec.gpu] if system_spec.gpu else None,
             },
+            written,
         )
     for part_spec in snapshot.parts:
-        part, _ = Part.objects.update_or_create(
-            vendor=vendor(part_spec.vendor),
-            part_number=part_spec.part_number,
-            defaults={
+        part = _upsert(
+            Part,
+            {"vendor": vendor(part_spec.vendor), "part_number": part_spec.part_number},
+            {
                 "kind": part_spec.kind,
                 "description": part_spec.description,
                 "system": systems[part_spec.system] if part_spec.system else None,
                 "gpu": gpus[part_spec.gpu] if part_spec.gpu else None,
                 "bridge_gpus": part_spec.bridge_gpus,
             },
+            written,
         )
         for alias in part_spec.aliases:
-            PartAlias.objects.get_or_create(part=part, text=alias)
+            _upsert(PartAlias, {"part": part, "text": alias}, {}, written)
     for model_spec in snapshot.models:
-        ModelPreset.objects.update_or_create(
-            name=model_spec.name, defaults=model_spec.model_dump(exclude={"name"})
+        _upsert(
+            ModelPreset, {"name": model_spec.name}, model_spec.model_dump(exclude={"name"}), written
         )
     for rate in snapshot.rental_rates:
-        RentalRate.objects.update_or_create(
-            gpu=gpus[rate.gpu],
-            provider=rate.provider,
-            offering=rate.offering,
-            term=rate.term,
-            defaults=rate.model_dump(exclude={"gpu", "provider", "offering", "term"}),
+        _upsert(
+            RentalRate,
+            {
+                "gpu": gpus[rate.gpu],
+                "provider": rate.provider,
+                "offering": rate.offering,
+                "term": rate.term,
+            },
+            rate.model_dump(exclude={"gpu", "provider", "offering", "term"}),
+            written,
         )
+    _history_write(written)
     catalog_snapshot_clear()
     return {
         "gpus": len(snapshot.gpus),
@@ -93,8 +157,12 @@ def _figures(row: Gpu | System) -> dict:
     return dict(row.figures or {})
 
 
-def snapshot_from_db() -> CatalogSnapshot:
-    """Read the whole catalog in a fixed number of queries into a frozen snapshot."""
+def snapshot_from_db(*, revision: int | None = None) -> CatalogSnapshot:
+    """Read the whole catalog in a fixed number of queries into a frozen snapshot, stamped
+    with its revision (read first: a change while reading moves the revision past it, so the
+    next check reads again)."""
+    if revision is None:
+        revision = catalog_revision_current()
     gpus = [
         GpuSpec(
             key=g.key,
@@ -198,7 +266,8 @@ def snapshot_from_db() -> CatalogSnapshot:
     ]
     vendors = tuple(Vendor.objects.order_by("name").values_list("name", flat=True))
     return CatalogSnapshot(
-        version="db",
+        version=f"revision {revision}",
+        revision=revision,
         vendors=vendors,
         gpus=tuple(gpus),
         systems=tuple(systems),
@@ -209,16 +278,36 @@ def snapshot_from_db() -> CatalogSnapshot:
 
 
 def catalog_snapshot() -> CatalogSnapshot:
-    """The catalog for a review, cached per process until the catalog is reloaded.
+    """The catalog for a review, held per process for as long as the catalog revision stays.
 
-    Falls back to the bundled fixture when the database holds no catalog yet, so a review
-    never silently runs against an empty lot.
+    At most once every ``CATALOG_REVISION_CHECK_SECONDS`` (1 s) the held snapshot's revision is
+    compared with the database's (one primary-key read); when another process (an admin's edit,
+    ``load_catalog``, an import) moved it, the catalog is read again. Falls back to the bundled
+    fixture when the database holds no catalog yet, so a review never silently runs against
+    an empty lot.
     """
-    cached = _SNAPSHOT_CACHE.get("current")
-    if cached is None:
-        cached = snapshot_from_db() if System.objects.exists() else snapshot_from_fixture()
-        _SNAPSHOT_CACHE["current"] = cached
-    return cached
+    now = time.monotonic()
+    held = _SNAPSHOT_CACHE.get("current")
+    interval = float(getattr(settings, "CATALOG_REVISION_CHECK_SECONDS", 1.0))
+    if held is not None and now - held.checked_at < interval:
+        return held.snapshot
+    revision = catalog_revision_current()
+    if held is not None and held.revision == revision:
+        held.checked_at = now
+        return held.snapshot
+    if System.objects.exists():
+        snapshot = snapshot_from_db(revision=revision)
+    else:
+        snapshot = snapshot_from_fixture()
+    _SNAPSHOT_CACHE["current"] = _Held(snapshot=snapshot, revision=revision, checked_at=now)
+    return snapshot
+
+
+def catalog_snapshot_stale() -> None:
+    """This process changed the catalog: check the revision on the next read, not in a second."""
+    held = _SNAPSHOT_CACHE.get("current")
+    if held is not None:
+        held.checked_at = float("-inf")
 
 
 def catalog_snapshot_clear() -> None:

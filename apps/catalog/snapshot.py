@@ -255,6 +255,8 @@ class CatalogSnapshot(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     version: str = ""
+    #: the database catalog's revision (apps.catalog.revision); None for the bundled fixture
+    revision: int | None = None
     vendors: tuple[str, ...] = ()
     gpus: tuple[GpuSpec, ...] = ()
     systems: tuple[SystemSpec, ...] = ()

@@ -7,6 +7,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from simple_history.models import HistoricalRecords
 
 
 class QuoteStatus(models.TextChoices):
@@ -133,6 +134,8 @@ class VendorPartMapping(models.Model):
     )
     confirmed_at = models.DateTimeField(auto_now_add=True)
 
+    history = HistoricalRecords()
+
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["vendor", "text"], name="vendor_mapping_unique")
@@ -186,6 +189,8 @@ class VendorLineCorrection(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     removed_at = models.DateTimeField(null=True, blank=True)
+
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["vendor", "text", "-created_at"]

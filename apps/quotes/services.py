@@ -87,6 +87,24 @@ class QuoteRead:
     intake: QuoteIntake
 
 
+def quote_refusal_check(*, data: bytes, filename: str) -> tuple[str, str]:
+    """The checks that refuse a file before anything is stored (too large, not a quote type):
+    raises QuoteParseError with no quote kept; else (display name, detected type). Cheap (the
+    first bytes), so the upload request makes them before it hands the reading to a worker."""
+    display = display_name_clean(filename)
+    try:
+        limit = settings.QUOTE_MAX_UPLOAD_BYTES
+        if len(data) > limit:
+            raise QuoteParseError(
+                f"the file is {len(data):,} bytes; the limit is {limit:,}", file=display
+            )
+        detected = type_detect(data, file_name=display)  # refusals raise here: nothing stored
+    except QuoteParseError as error:
+        error.quote = None
+        raise
+    return display, detected
+
+
 def quote_read(
     *,
     data: bytes,
@@ -104,19 +122,9 @@ def quote_read(
     question, not a refusal: ``SheetChoiceNeeded`` is raised with nothing recorded but the
     original (its ``sha256`` set), and the caller asks which sheet and reads again with
     ``sheet``."""
-    display = display_name_clean(filename)
     if previous is not None and previous.organisation_id != organisation.pk:
         raise QuoteRevisionError("a revision must belong to the same organisation")
-    try:
-        limit = settings.QUOTE_MAX_UPLOAD_BYTES
-        if len(data) > limit:
-            raise QuoteParseError(
-                f"the file is {len(data):,} bytes; the limit is {limit:,}", file=display
-            )
-        detected = type_detect(data, file_name=display)  # refusals raise here: nothing stored
-    except QuoteParseError as error:
-        error.quote = None
-        raise
+    display, detected = quote_refusal_check(data=data, filename=filename)
     sha256, blob = blob_store(data)
     source = {"sha256": sha256, "blob": blob, "size": len(data), "detected_type": detected}
     base = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.core.files import File
@@ -71,6 +72,11 @@ def blob_read(name: str) -> bytes:
         return handle.read()
 
 
+#: Other layers' rows that hold a blob before any QuoteFile does (a queued background upload):
+#: each callable gets candidate names and returns those still wanted. Registered in AppConfig.ready.
+BLOB_HOLDERS: list[Callable[[list[str]], set[str]]] = []
+
+
 def blobs_orphaned_sweep(
     *, older_than: timedelta = timedelta(hours=24), now: datetime | None = None
 ) -> list[str]:
@@ -85,6 +91,8 @@ def blobs_orphaned_sweep(
         return []
     names = [f"{UPLOAD_DIR}/{f}" for f in files]
     known = set(QuoteFile.objects.filter(blob__in=names).values_list("blob", flat=True))
+    for holder in BLOB_HOLDERS:
+        known |= holder(names)
     removed = []
     for name in names:
         if name in known:

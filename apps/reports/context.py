@@ -451,5 +451,9 @@ def report_context_build(
         citations=book.citations,
         unverified_count=sum(1 for s in sources if s.unverified),
         catalog_version=report.catalog_version,
-        catalog_revision=catalog_revision(report.catalog_version),
+        catalog_revision=(
+            str(report.catalog_revision)
+            if report.catalog_revision is not None
+            else catalog_revision(report.catalog_version)
+        ),
     )

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import cast
 
@@ -19,6 +22,7 @@ from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import IntegrityError, transaction
+from django.db.models.fields.files import FieldFile
 from django.utils import timezone
 
 from apps.reports.context import PageSize
@@ -159,6 +163,28 @@ def report_render(*, report_file_id: int) -> ReportFile:
         return _finish(report_file, error=f"the PDF could not be made ({type(exc).__name__})")
 
 
+@contextmanager
+def _logo_root_local(organisation: Organisation) -> Iterator[Path]:
+    """The directory the sandbox reads `asset:logos/` from. On disk that is MEDIA_ROOT/logos;
+    with S3 (no local path) the one logo this PDF uses is copied into a temporary directory."""
+    internal = Organisation.objects.filter(is_internal=True).order_by("pk").first()
+    logo = organisation.reseller_logo or (internal.reseller_logo if internal else None)
+    if not logo or not logo.name or _on_local_disk(logo):
+        yield report_logo_root()
+        return
+    with tempfile.TemporaryDirectory(prefix="rightsize-logo-") as tmp:
+        with logo.open("rb") as source:
+            (Path(tmp) / Path(logo.name).name).write_bytes(source.read())
+        yield Path(tmp)
+
+
+def _on_local_disk(file: FieldFile) -> bool:
+    try:
+        return Path(file.path).is_file()
+    except NotImplementedError:  # S3 and other object stores have no local path
+        return False
+
+
 def _render_claimed(report_file: ReportFile) -> ReportFile:
     review = report_file.review
     if review.version != report_file.review_version:
@@ -172,13 +198,14 @@ def _render_claimed(report_file: ReportFile) -> ReportFile:
         reason = render_problem(exc) if isinstance(exc, RENDER_ERRORS) else type(exc).__name__
         return _finish(report_file, error=f"the stored review cannot be rendered: {reason}")
     try:
-        pdf = pdf_render_sandboxed(
-            html,
-            static_root=report_static_root(),
-            logo_root=report_logo_root(),
-            timeout_s=getattr(settings, "REPORT_RENDER_TIMEOUT_S", DEFAULT_TIMEOUT_S),
-            memory_bytes=getattr(settings, "REPORT_RENDER_MEMORY_BYTES", DEFAULT_MEMORY_BYTES),
-        )
+        with _logo_root_local(review.organisation) as logo_root:
+            pdf = pdf_render_sandboxed(
+                html,
+                static_root=report_static_root(),
+                logo_root=logo_root,
+                timeout_s=getattr(settings, "REPORT_RENDER_TIMEOUT_S", DEFAULT_TIMEOUT_S),
+                memory_bytes=getattr(settings, "REPORT_RENDER_MEMORY_BYTES", DEFAULT_MEMORY_BYTES),
+            )
     except ReportRenderError as exc:
         logger.warning("PDF for review %s v%s failed", review.uuid, review.version, exc_info=exc)
         return _finish(report_file, error=str(exc))

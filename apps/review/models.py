@@ -155,3 +155,65 @@ class SavedComparisonReview(models.Model):
 
     def __str__(self) -> str:
         return f"{self.comparison} #{self.position}"
+
+
+class UploadStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    READING = "reading", "Reading the file"
+    REVIEWING = "reviewing", "Reviewing"
+    DONE = "done", "Reviewed"
+    NEEDS_SHEET = "sheet", "Which sheet?"
+    FAILED = "failed", "Could not be read"
+
+
+class UploadJob(models.Model):
+    """One uploaded quote on its way to a review, read by a background worker.
+
+    The original is already in storage (``blob``) when the row is made; the worker reads it,
+    reviews it and points ``review`` at the result, or records the problem (file, row, column)
+    and, when the original was kept as a quote to enter by hand, that ``quote``.
+    """
+
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    organisation = models.ForeignKey(
+        "sites.Organisation", on_delete=models.CASCADE, related_name="upload_jobs"
+    )
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    filename = models.CharField(max_length=255)
+    blob = models.CharField(max_length=255)
+    delimiter = models.CharField(max_length=4, blank=True)
+    sheet = models.CharField(max_length=200, blank=True)
+    workload = models.JSONField()
+    facility = models.JSONField()
+    #: the upload form's load and room fields, for the hand-entry grid when the file is a scan
+    inputs = models.JSONField(default=dict, blank=True)
+    status = models.CharField(
+        max_length=10, choices=UploadStatus.choices, default=UploadStatus.QUEUED
+    )
+    review = models.ForeignKey(
+        "review.Review", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    quote = models.ForeignKey(
+        "quotes.Quote", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    error_message = models.TextField(blank=True)
+    error_file = models.CharField(max_length=255, blank=True)
+    error_row = models.PositiveIntegerField(null=True, blank=True)
+    error_column = models.CharField(max_length=255, blank=True)
+    #: two sheets look like quotes: each one's name, rows, header and first lines, to ask
+    sheet_candidates = models.JSONField(default=list, blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"upload {self.filename} ({self.status})"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status in {UploadStatus.QUEUED, UploadStatus.READING, UploadStatus.REVIEWING}

@@ -10,6 +10,7 @@ rack-power check goes from ok to critical, goes back to Finance.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Literal
 
@@ -87,6 +88,7 @@ def review_upload(
     workload: Workload,
     facility: Facility,
     delimiter: str | None = None,
+    on_read: Callable[[], None] | None = None,
     sheet: str | None = None,
 ) -> Review:
     """Upload → first review, the one path the upload page, the API and the demo seed share.
@@ -106,6 +108,8 @@ def review_upload(
         catalog=catalog,
         sheet=sheet,
     )
+    if on_read is not None:  # the background upload's progress: read, now reviewing
+        on_read()
     report = review_report(
         intake=read.intake, workload=workload, facility=facility, catalog=catalog
     )

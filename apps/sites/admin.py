@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.http import HttpRequest
+from simple_history.admin import SimpleHistoryAdmin
 
 from apps.sites.models import ApiToken, Membership, Organisation, SavedFacility, SavedWorkload
 
@@ -16,8 +17,16 @@ class MembershipAdmin(admin.ModelAdmin):
     list_filter = ["role", "organisation"]
 
 
-admin.site.register(SavedWorkload)
-admin.site.register(SavedFacility)
+@admin.register(SavedWorkload)
+class SavedWorkloadAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "organisation", "created_at"]
+    list_filter = ["organisation"]
+
+
+@admin.register(SavedFacility)
+class SavedFacilityAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "organisation", "created_at"]
+    list_filter = ["organisation"]
 
 
 @admin.register(ApiToken)

@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import FileExtensionValidator
 from django.db import models
 from django.db.models.fields.files import FieldFile
+from simple_history.models import HistoricalRecords
 
 #: A logo is a picture and nothing else: PNG or JPEG, checked by its first bytes, at most 1 MiB.
 LOGO_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")
@@ -85,6 +86,8 @@ class SavedWorkload(models.Model):
     spec = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
 
+    history = HistoricalRecords()
+
     class Meta:
         ordering = ["name"]
         constraints = [
@@ -104,6 +107,8 @@ class SavedFacility(models.Model):
     name = models.CharField(max_length=200)
     spec = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
+
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["name"]

@@ -6,7 +6,12 @@ from pathlib import Path
 import dj_database_url
 from django.utils.csp import CSP
 
+from apps.sites.logs import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
+# Where the process writes (static files collected, uploads spooled, throttle counts, uploads
+# on disk): the checkout's var/, or RIGHTSIZE_VAR_DIR for an installed wheel or a container.
+VAR_DIR = Path(os.environ.get("RIGHTSIZE_VAR_DIR") or BASE_DIR / "var")
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -32,6 +37,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "django_tasks_db",
+    "simple_history",
+    "import_export",
     "apps.sites",
     "apps.catalog",
     "apps.quotes",
@@ -45,6 +52,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "apps.sites.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "apps.sites.hygiene.ApiJsonErrorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -59,6 +67,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "simple_history.middleware.HistoryRequestMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -112,7 +121,7 @@ CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "throttle": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": str(BASE_DIR / "var" / "throttle"),
+        "LOCATION": str(VAR_DIR / "throttle"),
         "TIMEOUT": 300,
         "OPTIONS": {"MAX_ENTRIES": 5000},
     },
@@ -141,9 +150,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "var" / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or VAR_DIR / "staticfiles")
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
-MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "var" / "media"))
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 MEDIA_URL = "/media-not-served/"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -154,7 +163,7 @@ STORAGES = {
 QUOTE_MAX_UPLOAD_BYTES = int(os.environ.get("QUOTE_MAX_UPLOAD_BYTES", str(10 * 1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = QUOTE_MAX_UPLOAD_BYTES + 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
-FILE_UPLOAD_TEMP_DIR = os.environ.get("FILE_UPLOAD_TEMP_DIR") or str(BASE_DIR / "var" / "tmp")
+FILE_UPLOAD_TEMP_DIR = os.environ.get("FILE_UPLOAD_TEMP_DIR") or str(VAR_DIR / "tmp")
 Path(FILE_UPLOAD_TEMP_DIR).mkdir(parents=True, exist_ok=True)
 # Spooled uploads get an anonymous temp file: a killed worker leaves nothing behind.
 FILE_UPLOAD_HANDLERS = [
@@ -185,12 +194,8 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # Finance blood pressure: spend thresholds in USD (calm < 10k, raised < 100k, high < 1M).
 RIGHTSIZE_FINANCE_THRESHOLDS = (10_000, 100_000, 1_000_000)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {
-        "axes": {"handlers": ["console"], "level": "WARNING"},
-        "rightsize": {"handlers": ["console"], "level": "INFO"},
-    },
-}
+# Plain lines with the request id here; production.py writes JSON lines (apps/sites/logs.py).
+LOGGING = logging_config(json_lines=env_bool("LOG_JSON", False))
+
+# How often a process compares its catalog snapshot with the catalog revision (seconds).
+CATALOG_REVISION_CHECK_SECONDS = float(os.environ.get("CATALOG_REVISION_CHECK_SECONDS", "1"))

@@ -4,8 +4,10 @@ import os
 
 from django.core.exceptions import ImproperlyConfigured
 
+from apps.sites.logs import logging_config
 from config.settings.base import *  # noqa: F403
 from config.settings.base import DATABASES, env_bool
+from config.settings.storage import default_storage_from_env
 
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
@@ -13,6 +15,8 @@ if len(SECRET_KEY) < 50:
     raise ImproperlyConfigured("SECRET_KEY must be set to at least 50 characters in production")
 
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+# A load balancer's health probes speak plain HTTP to the container.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
@@ -21,7 +25,7 @@ SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 CSRF_COOKIE_HTTPONLY = True
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": default_storage_from_env(os.environ),
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
@@ -38,3 +42,7 @@ DATABASES = {
         "CONN_HEALTH_CHECKS": True,
     },
 }
+
+# One JSON object per log line, each with its request id (apps/sites/logs.py); LOG_JSON=0 for
+# plain lines.
+LOGGING = logging_config(json_lines=env_bool("LOG_JSON", True))

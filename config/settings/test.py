@@ -33,3 +33,7 @@ CACHES = {
 }
 # Tests log in hundreds of times from 127.0.0.1; the throttle tests set their own rates.
 LOGIN_RATE_GLOBAL = (10**6, 10)
+# A held catalog is compared with the revision once a minute in tests (each process's own edits
+# are seen at once through the signal), so query budgets do not depend on the machine's speed;
+# the revision tests set their own interval.
+CATALOG_REVISION_CHECK_SECONDS = 60.0

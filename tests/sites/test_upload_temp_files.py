@@ -91,7 +91,7 @@ def test_an_exception_mid_upload_leaves_no_temp_file(demo, catalog_db, settings,
     def boom(**kwargs):
         raise RuntimeError("the server fell over mid-upload")
 
-    monkeypatch.setattr("apps.web.views.quotes.review_upload", boom)
+    monkeypatch.setattr("apps.web.views.quotes.upload_job_start", boom)
     client = Client(raise_request_exception=False)
     client.force_login(User.objects.get(username="account"))
     form = {**saved_form(demo), "file": SimpleUploadedFile("big.csv", BIG, "text/csv")}

@@ -87,6 +87,7 @@ def review(
         workload=inp.workload,
         facility=inp.facility,
         catalog_version=catalog.version,
+        catalog_revision=catalog.revision,
     )
 
 

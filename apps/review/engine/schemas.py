@@ -305,7 +305,8 @@ class Workload(BaseModel):
             return None
         if isinstance(value, str) and len(value) > NAME_MAX_CHARS:
             raise ValueError(f"a model name has at most {NAME_MAX_CHARS} characters")
-        if isinstance(value, dict) and is_hf_config(value):
+        # a shape we stored ourselves ({"from_config": true, …}) is read back as that shape
+        if isinstance(value, dict) and is_hf_config(value) and value.get("from_config") is not True:
             return ModelShape(**shape_fields_from_hf_config(value))
         return value
 
@@ -503,6 +504,9 @@ class ReviewReport(BaseModel):
     workload: Workload | None = None
     facility: Facility | None = None
     catalog_version: str = ""
+    #: the catalog revision the figures came from (bumped on every catalog edit); None when the
+    #: review ran on the bundled fixture rather than the database catalog
+    catalog_revision: int | None = None
 
     def worst(self, check: str) -> str | None:
         severities = [f.severity for f in self.findings if f.check == check]

@@ -31,9 +31,12 @@ INPUTS_KEY = "manual-inputs:"
 UNREADABLE = (QuoteStatus.NEEDS_MANUAL, QuoteStatus.REJECTED)
 
 
-def manual_inputs_keep(request: HtmxHttpRequest, quote: Quote) -> None:
+def manual_inputs_keep(
+    request: HtmxHttpRequest, quote: Quote, *, fields: dict[str, str] | None = None
+) -> None:
     """The upload's load and room fields, so the grid does not ask for them twice."""
-    fields = {k: v for k, v in request.POST.items() if k.startswith(("w-", "f-"))}
+    if fields is None:
+        fields = {k: str(v) for k, v in request.POST.items() if k.startswith(("w-", "f-"))}
     request.session[f"{INPUTS_KEY}{quote.uuid}"] = fields
 
 

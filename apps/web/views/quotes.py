@@ -1,8 +1,9 @@
 """Upload a vendor quote with the customer's workload and facility, and confirm fuzzy matches.
 
 The upload page is one form in three parts (the file and customer, the load, the building).
-A file we cannot read comes back with its problems row by row; a readable one is reviewed at
-once and the browser goes to the review page.
+A file refused on its first bytes comes back at once; any other is read by a background worker
+while the page shows its progress, then the browser goes to the review page, back to the
+problems row by row, or to the question which sheet holds the quote.
 """
 
 from __future__ import annotations
@@ -15,23 +16,27 @@ from django.db import transaction
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from apps.catalog.models import Part
 from apps.quotes.models import Quote, QuoteLine, QuoteStatus
-from apps.quotes.parsing.errors import QuoteParseError, SheetCandidate, SheetChoiceNeeded
+from apps.quotes.parsing.errors import QuoteParseError, SheetCandidate
 from apps.quotes.services import quote_mapping_confirm
 from apps.quotes.storage import blob_name, blob_read
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
-from apps.review.models import Review
-from apps.review.services import ReviewChanged, review_rerun, review_upload
+from apps.review.models import UploadJob, UploadStatus
+from apps.review.services import ReviewChanged, review_rerun
+from apps.review.uploads import upload_job_problem, upload_job_start
 from apps.sites.access import require_roles, scope_for_user
 from apps.sites.http import HtmxHttpRequest
 from apps.web.forms.quotes import QuoteUploadForm, original_from_token, original_token
 from apps.web.forms.review import load_and_room_forms
 from apps.web.views.manual import manual_inputs_keep
 from apps.web.views.review import EDITORS, review_context, review_url, reviews_visible
+
+UPLOAD_POLL_SECONDS = 1
 
 
 def _forms(data: Any = None, files: Any = None) -> dict[str, Any]:
@@ -77,7 +82,9 @@ def _upload_bytes(request: HtmxHttpRequest, forms: dict[str, Any]) -> tuple[byte
 
 @require_roles(*EDITORS)
 def quote_upload_view(request: HtmxHttpRequest) -> HttpResponse:
-    """GET the form; POST stores the original, parses, matches, reviews, then goes to the review.
+    """GET the form; POST checks and stores the original and hands the reading to a worker
+    (apps.review.uploads), then goes to the job's progress page, or straight to the review when
+    the job is already done (the ImmediateBackend in tests).
 
     A workbook with two sheets that both look like quotes comes back with the question (which
     sheet, each listed with its rows, header and first lines); the answer goes through the same
@@ -92,32 +99,64 @@ def quote_upload_view(request: HtmxHttpRequest) -> HttpResponse:
     upload = _upload_bytes(request, forms) if valid else None
     if upload is not None:
         try:
-            review = _upload_and_review(request, forms, *upload)
-        except SheetChoiceNeeded as error:
-            token = original_token(sha256=error.sha256, filename=upload[1], user_id=request.user.pk)
-            choice = SheetChoice(file_name=error.file, candidates=error.candidates, original=token)
-        except QuoteParseError as error:
+            job = _upload_start(request, forms, *upload)
+        except QuoteParseError as error:  # refused on its first bytes: nothing stored
             problems = [error]
-            kept = getattr(error, "quote", None)  # readable file, unreadable quote: kept
-            if kept is not None and kept.status == QuoteStatus.NEEDS_MANUAL:
-                # A scan or a PDF without a table: straight to the grid, load and room kept.
-                manual_inputs_keep(request, kept)
-                grid = reverse("quotes:lines_for", args=[kept.uuid])
-                return HttpResponseClientRedirect(grid) if request.htmx else redirect(grid)
         else:
-            if request.htmx:
-                return HttpResponseClientRedirect(review_url(review))
-            return redirect(review_url(review))
+            if job.is_pending:
+                return _go(request, reverse("quotes:upload_status", args=[job.uuid]))
+            done = _job_finished(request, job)
+            if done is not None:
+                return done
+            choice = _sheet_choice(request, job)
+            problem = None if choice else upload_job_problem(job)
+            problems = [problem] if problem else []
+            kept = job.quote
     context = {**forms, "problems": problems, "kept": kept, "sheet_choice": choice}
     if request.htmx:
         return render(request, "quotes/upload.html#upload-form", context)
     return render(request, "quotes/upload.html", context, status=200 if choice else 400)
 
 
-def _upload_and_review(
+def _go(request: HtmxHttpRequest, url: str) -> HttpResponse:
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def _job_finished(request: HtmxHttpRequest, job: UploadJob) -> HttpResponse | None:
+    """Where a finished job goes: its review, or the hand-entry grid for a scan or a PDF
+    without a table (load and room kept); None when its problems (or the sheet question) are
+    to be shown."""
+    if job.review is not None:
+        return _go(request, review_url(job.review))
+    if job.quote is not None and job.quote.status == QuoteStatus.NEEDS_MANUAL:
+        manual_inputs_keep(request, job.quote, fields=job.inputs)
+        return _go(request, reverse("quotes:lines_for", args=[job.quote.uuid]))
+    return None
+
+
+def _sheet_choice(request: HtmxHttpRequest, job: UploadJob) -> SheetChoice | None:
+    """The sheet question of a job whose workbook has two quote-like sheets."""
+    if job.status != UploadStatus.NEEDS_SHEET:
+        return None
+    token = original_token(
+        sha256=job.blob.rsplit("/", 1)[-1], filename=job.filename, user_id=request.user.pk
+    )
+    candidates = [
+        SheetCandidate(
+            name=c["name"],
+            rows=c["rows"],
+            header=tuple(c["header"]),
+            first_lines=tuple(c["first_lines"]),
+        )
+        for c in job.sheet_candidates
+    ]
+    return SheetChoice(file_name=job.error_file, candidates=candidates, original=token)
+
+
+def _upload_start(
     request: HtmxHttpRequest, forms: dict[str, Any], data: bytes, filename: str
-) -> Review:
-    return review_upload(
+) -> UploadJob:
+    return upload_job_start(
         data=data,
         filename=filename,
         organisation=forms["upload_form"].cleaned_data["organisation"],
@@ -126,7 +165,48 @@ def _upload_and_review(
         facility=forms["facility_form"].facility,
         delimiter=forms["upload_form"].cleaned_data.get("delimiter") or None,
         sheet=forms["upload_form"].cleaned_data.get("sheet") or None,
+        inputs={k: str(v) for k, v in request.POST.items() if k.startswith(("w-", "f-"))},
     )
+
+
+@require_GET
+@require_roles(*EDITORS)
+def upload_status_view(request: HtmxHttpRequest, job_uuid: uuid.UUID) -> HttpResponse:
+    """The upload's progress while a worker reads it; htmx polls the `progress` partial every
+    second and follows the job to its review (or shows its problems, or asks which sheet) when
+    it is finished."""
+    job = get_object_or_404(
+        UploadJob.objects.select_related("review", "quote__source_file", "organisation"),
+        uuid=job_uuid,
+        uploaded_by=request.user,
+    )
+    if not job.is_pending:
+        done = _job_finished(request, job)
+        if done is not None:
+            return done
+    choice = _sheet_choice(request, job)
+    if choice is not None:
+        # The question on the upload page, the load and room as they were sent.
+        data = {**job.inputs, "organisation": str(job.organisation_id), "original": choice.original}
+        forms = _forms(data)
+        for form in forms.values():
+            form.is_valid()
+        context = {**forms, "problems": [], "kept": None, "sheet_choice": choice}
+        if request.htmx:
+            return HttpResponseClientRedirect(request.path)  # the whole page, not the fragment
+        return render(request, "quotes/upload.html", context)
+    problem = upload_job_problem(job)
+    context = {
+        "job": job,
+        "problems": [problem] if problem else [],
+        "kept": job.quote,
+        "poll_seconds": UPLOAD_POLL_SECONDS,
+    }
+    template = "quotes/upload_status.html#progress" if request.htmx else "quotes/upload_status.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_POST
