@@ -211,9 +211,6 @@ def figures_from(details: dict[str, Any]) -> dict[str, Any]:
         figures[f"review_page_inprocess_{view}_cpu_ms"] = _get(
             details, "preview", "page", view, "cpu_p50_ms"
         )
-    figures["review_page_inprocess_queries"] = _get(
-        details, "preview", "page", "account_team_full", "queries"
-    )
     for name in ("matcher", "recommendation", "engine"):
         for axis in ("systems", "lines"):
             figures[f"growth_{name}_vs_{axis}_k"] = _get(
