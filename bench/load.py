@@ -567,7 +567,7 @@ def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, A
         flood: dict[str, Any] = {}
         if 10 in levels and time.monotonic() + 2 * FLOOD_S + 20 < deadline:
             flood = login_flood(load, port)
-        review_page: dict[str, Any] = {"skipped": "the 10-minute budget ran out"}
+        review_page: dict[str, Any] = {"skipped": "the 12-minute budget ran out"}
         if time.monotonic() + len(WRK_CONNECTIONS) * (WRK_S + 5) + 40 < deadline:
             review_page = wrk_review_page(load, port)
         ramp = []

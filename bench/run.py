@@ -162,8 +162,7 @@ def _get(data: dict[str, Any], *path: Any) -> Any:
 
 
 def _above(details: dict[str, Any], piece: str) -> float | None:
-    peak, before = _get(details, piece, "peak_rss_mb"), _get(details, piece, "rss_before_mb")
-    return round(peak - before, 1) if peak is not None and before is not None else None
+    return _get(details, piece, "peak_above_baseline_mb")
 
 
 #: figure key (or its start) -> the piece whose load average stands beside it
