@@ -435,6 +435,92 @@ def login_flood(load: Load, port: int) -> dict[str, Any]:
     }
 
 
+WRK_CONNECTIONS = (10, 50)
+WRK_S = 10
+WRK_SCRIPT = """
+local paths = {%(paths)s}
+local cookies = {%(cookies)s}
+local n = 0
+request = function()
+  n = n + 1
+  local path = paths[(n %% #paths) + 1]
+  return wrk.format("GET", path, {["Cookie"] = cookies[(n %% #cookies) + 1]})
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("WRK-RESULT %%d %%d %%d %%d %%d %%d %%d %%.0f %%.0f %%.0f\\n",
+    summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout,
+    latency:percentile(50), latency:percentile(95), latency:percentile(99)))
+end
+"""
+
+
+def wrk_review_page(load: Load, port: int) -> dict[str, Any]:
+    """The review page alone, as fast as the server answers: wrk (no think time) with 10 and
+    50 open connections for WRK_S seconds each, round the review pages and the reviewers'
+    sessions. The 50-connection rps is the page's saturation throughput at WORKERS sync
+    workers; CPU per request is gunicorn's and PostgreSQL's over the same seconds. wrk runs
+    on the same two cores (a few % of one). Skipped, with the reason, when wrk is absent."""
+    import shutil
+
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        return {"skipped": "wrk is not installed (apt-get install -y wrk)"}
+    script = VAR / "wrk_review.lua"
+    script.write_text(
+        WRK_SCRIPT
+        % {
+            "paths": ", ".join(f'"/reviews/{page}/"' for page in load.pages),
+            "cookies": ", ".join(f'"{b.cookie_header()}"' for b in load.browsers),
+        }
+    )
+    levels: dict[str, Any] = {}
+    for connections in WRK_CONNECTIONS:
+        cpu_before = server_cpu_s(load.server_pid)
+        load_before = [round(x, 2) for x in os.getloadavg()]
+        done = subprocess.run(
+            [
+                wrk,
+                "-t",
+                "2",
+                "-c",
+                str(connections),
+                "-d",
+                f"{WRK_S}s",
+                "--timeout",
+                f"{TIMEOUT_S:.0f}s",
+                "-s",
+                str(script),
+                f"http://{HOST}:{port}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=WRK_S + 30,
+            check=False,
+        )
+        used = {k: v - cpu_before.get(k, 0.0) for k, v in server_cpu_s(load.server_pid).items()}
+        line = next((x for x in done.stdout.splitlines() if x.startswith("WRK-RESULT ")), None)
+        if line is None:
+            levels[str(connections)] = {"error": (done.stderr or done.stdout)[-300:]}
+            continue
+        n, duration_us, connect, read, write, status, timeout, p50, p95, p99 = map(
+            int, line.split()[1:]
+        )
+        levels[str(connections)] = {
+            "connections": connections,
+            "requests": n,
+            "rps": round(n / (duration_us / 1e6), 1),
+            "p50_ms": round(p50 / 1000, 1),
+            "p95_ms": round(p95 / 1000, 1),
+            "p99_ms": round(p99 / 1000, 1),
+            "errors": connect + read + write + status + timeout,
+            "non_2xx": status,
+            "cpu_ms_per_request": {k: round(v / max(n, 1) * 1000, 1) for k, v in used.items()},
+            "load_average_before": load_before,
+        }
+    return {"tool": "wrk", "seconds": WRK_S, "threads": 2, "levels": levels}
+
+
 def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, Any]:
     """Prepare the database, start gunicorn, log in, run the levels and the ramp, stop."""
     from bench.common import child_run
@@ -481,6 +567,9 @@ def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, A
         flood: dict[str, Any] = {}
         if 10 in levels and time.monotonic() + 2 * FLOOD_S + 20 < deadline:
             flood = login_flood(load, port)
+        review_page: dict[str, Any] = {"skipped": "the 12-minute budget ran out"}
+        if time.monotonic() + len(WRK_CONNECTIONS) * (WRK_S + 5) + 40 < deadline:
+            review_page = wrk_review_page(load, port)
         ramp = []
         saturated = any(s["p95_ms"] > SATURATION_P95_MS for s in levels.values())
         for users in () if saturated else RAMP:
@@ -503,6 +592,7 @@ def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, A
             "login_s": round(login_s, 1),
             "levels": levels,
             "login_flood": flood,
+            "review_page_wrk": review_page,
             "ramp": ramp,
             "saturation": saturation([*levels.values(), *ramp]),
             "backlog_left": len(load.backlog),

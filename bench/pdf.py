@@ -11,6 +11,14 @@ process imports WeasyPrint, loads the fonts and renders under a 1 GiB limit: `sa
 and that child's peak resident memory (`sandbox_peak_rss_mb`, RUSAGE_CHILDREN once it is
 reaped), which is `pdf_500_lines_rss_mb`: the process that renders PDFs in production.
 
+The peer, in the same run and on the same HTML: Chromium's print-to-PDF (Playwright
+`page.pdf`, Debian's /usr/bin/chromium launched as tests/browser/conftest.py does), the
+stylesheet inlined since Chromium cannot read our `asset:` URLs. `chromium_s` is the median of
+the same number of `set_content` + `page.pdf` calls on a warm browser (its start-up is
+reported apart); `weasyprint_vs_chromium` = our render ÷ Chromium's (below 1: we are faster).
+Chromium ignores the @page margin boxes (running header, "Page n of m"), so its pages are not
+quite ours; the ratio is for the order of magnitude.
+
     python -m bench.pdf 1|500
 """
 
@@ -63,8 +71,14 @@ def pdf_time(lines: int, runs: int) -> dict[str, Any]:
         report_pdf_bytes(report)
         wall.append(time.perf_counter() - started)
         cpu.append(time.process_time() - cpu_started)
+    peer = chromium_time(html, runs)
+    ours = statistics.median(wall)
     return {
-        "s": round(statistics.median(wall), 3),
+        **peer,
+        "weasyprint_vs_chromium": round(ours / peer["chromium_s"], 2)
+        if peer.get("chromium_s")
+        else None,
+        "s": round(ours, 3),
         "cpu_s": round(statistics.median(cpu), 3),
         "runs_s": [round(t, 3) for t in wall],
         "sandboxed_s": round(sandboxed_s, 3),
@@ -75,6 +89,48 @@ def pdf_time(lines: int, runs: int) -> dict[str, Any]:
         "quote_lines": len(intake.summary.lines),
         "in_process_peak_rss_mb": round(peak_rss_mib(), 1),
         "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+
+
+def chromium_time(html: str, runs: int) -> dict[str, Any]:
+    """Chromium's print-to-PDF of the same HTML (module doc), or why it was not measured."""
+    from pathlib import Path
+
+    from apps.reports.render import report_static_root
+
+    if not Path(CHROMIUM).exists():
+        return {"chromium_skipped": f"{CHROMIUM} is not installed (make browser-deps)"}
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return {"chromium_skipped": "playwright is not installed"}
+    css = (report_static_root() / "css" / "report.css").read_text()
+    link = '<link rel="stylesheet" href="asset:css/report.css">'
+    inlined = html.replace(link, f"<style>{css}</style>")
+    started = time.perf_counter()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        launch_s = time.perf_counter() - started
+        wall: list[float] = []
+        pdf = b""
+        for _ in range(max(runs, 1)):
+            started = time.perf_counter()
+            page.set_content(inlined, wait_until="load")
+            pdf = page.pdf(format="A4", print_background=True)
+            wall.append(time.perf_counter() - started)
+        browser.close()
+    from pypdf import PdfReader
+
+    return {
+        "chromium_s": round(statistics.median(wall), 3),
+        "chromium_runs_s": [round(t, 3) for t in wall],
+        "chromium_launch_s": round(launch_s, 2),
+        "chromium_pages": len(PdfReader(io.BytesIO(pdf)).pages),
     }
 
 

@@ -13,6 +13,7 @@ Every non-catalog line has its own part number, so the matcher's per-distinct-li
 not make a 10,000-line quote look cheaper than it is. Seeded: the same length gives the same file.
 
     python -m bench.quotes        # writes var/bench/data/quote-{1,100,500,1000,10000}.csv/.xlsx
+                                  # and quote-100.pdf (the same 100 lines as a ruled PDF table)
 """
 
 from __future__ import annotations
@@ -115,6 +116,33 @@ def quote_xlsx(rows: list[list[object]]) -> bytes:
     return out.getvalue()
 
 
+def quote_pdf(rows: list[list[object]]) -> bytes:
+    """The same quote as a vendor's PDF: the letterhead, then a ruled table (fpdf2, as the
+    PDF reader's tests build theirs) that runs over several pages, header repeated."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_font("helvetica", size=8)
+    pdf.add_page()
+    for key, value in _letterhead(len(rows))[:3]:
+        pdf.cell(0, 5, f"{key}: {value}", new_x="LMARGIN", new_y="NEXT")
+    total = sum((Decimal(str(row[4])) for row in rows), Decimal(0))
+    with pdf.table(col_widths=(28, 82, 12, 30, 30), repeat_headings=1) as table:
+        header = table.row()
+        for text in HEADER:
+            header.cell(text)
+        for pn, desc, qty, unit, extended in rows:
+            row = table.row()
+            for text in (str(pn), str(desc), str(qty), f"{unit:,.2f}", f"{extended:,.2f}"):
+                row.cell(text)
+    pdf.cell(0, 6, f"Total: {total:,.2f}", new_x="LMARGIN", new_y="NEXT")
+    return bytes(pdf.output())
+
+
+#: PDF quotes are written for these lengths only (the what-if preview's).
+PDF_LENGTHS = (100,)
+
+
 def quotes_write() -> dict[str, int]:
     """Write every benchmark quote under var/bench/data/; their sizes in bytes."""
     from bench.common import DATA
@@ -128,6 +156,10 @@ def quotes_write() -> dict[str, int]:
             path = DATA / f"quote-{lines}.{suffix}"
             path.write_bytes(data)
             sizes[path.name] = len(data)
+        if lines in PDF_LENGTHS:
+            path = DATA / f"quote-{lines}.pdf"
+            path.write_bytes(quote_pdf(rows))
+            sizes[path.name] = path.stat().st_size
     return sizes
 
 

@@ -131,6 +131,8 @@ class MatchIndex:
     by_ref: dict[PartRef, PartSpec] = field(default_factory=dict)
     by_alias: dict[str, list[PartSpec]] = field(default_factory=dict)
     phrases: list[tuple[str, PartSpec]] = field(default_factory=list)  # longest first
+    #: first word of a phrase -> the positions in `phrases` of the phrases that start with it
+    phrases_by_first_word: dict[str, list[int]] = field(default_factory=dict)
     compact_choices: list[str] = field(default_factory=list)
     compact_parts: list[PartSpec] = field(default_factory=list)
     text_choices: list[str] = field(default_factory=list)
@@ -163,6 +165,8 @@ def match_index(catalog: CatalogSnapshot) -> MatchIndex:
             index.text_choices.append(utils.default_process(name))
             index.text_parts.append(part)
     index.phrases.sort(key=lambda item: len(item[0]), reverse=True)
+    for position, (phrase, _) in enumerate(index.phrases):
+        index.phrases_by_first_word.setdefault(phrase.split(" ", 1)[0], []).append(position)
     if len(_INDEX_CACHE) > 8:
         _INDEX_CACHE.clear()
     _INDEX_CACHE[id(catalog)] = (catalog, index)
@@ -252,7 +256,11 @@ def _contained(words: str, index: MatchIndex) -> LineMatch | None:
     if not words:
         return None
     padded = f" {words} "
-    hits = [(phrase, part) for phrase, part in index.phrases if f" {phrase} " in padded]
+    # A phrase inside the text starts with one of its words: only those phrases are tried
+    # (in `phrases` order, so ties resolve as before), not every alias of the catalog.
+    first = index.phrases_by_first_word
+    tried = sorted({i for word in set(words.split(" ")) for i in first.get(word, ())})
+    hits = [index.phrases[i] for i in tried if f" {index.phrases[i][0]} " in padded]
     if not hits:
         return None
     hits.sort(key=lambda hit: (_KIND_RANK.get(hit[1].kind, 9), -len(hit[0])))

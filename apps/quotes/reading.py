@@ -934,16 +934,47 @@ def _refine(rows: list[Row], families: _Families) -> None:
 # Systems.
 
 
-def _members(rows: list[Row], system: Row) -> list[Row]:
-    out = []
-    for row in rows:
-        ancestor = row.parent
-        while ancestor is not None:
-            if ancestor == system.index:
-                out.append(row)
-                break
-            ancestor = rows[ancestor].parent
-    return out
+@dataclass(frozen=True)
+class _QuoteFacts:
+    """What every system's reading asks of the whole quote, found once per quote rather than
+    once per system: a 10,000-line quote holds 1,240 systems, and asking each time made the
+    reading quadratic (7 s of the 10,000-line intake, bench/README.md)."""
+
+    children: dict[int, list[int]]  # row index -> the indexes of the rows nested under it
+    per_system_note: bool  # a note or subtotal line says its sub-lines are per system
+    multiplier: bool  # a row gives the number of systems separately
+    multipliers: list[int]
+
+    @classmethod
+    def of(cls, rows: list[Row]) -> _QuoteFacts:
+        children: dict[int, list[int]] = {}
+        for row in rows:
+            if row.parent is not None:
+                children.setdefault(row.parent, []).append(row.index)
+        notes = [r.text for r in rows if r.role in ("subtotal", "note") and r.line is not None]
+        multipliers = [r for r in rows if r.head_category == "multiplier"]
+        return cls(
+            children=children,
+            per_system_note=any(_PER_SYSTEM_RE.search(t) for t in notes),
+            multiplier=bool(multipliers),
+            multipliers=[r.quantity for r in multipliers if r.quantity is not None],
+        )
+
+
+def _members(rows: list[Row], system: Row, facts: _QuoteFacts | None = None) -> list[Row]:
+    """Every row nested under `system`, at any depth, in quote order."""
+    children = (facts or _QuoteFacts.of(rows)).children
+    found: list[int] = []
+    stack = list(children.get(system.index, ()))
+    seen = {system.index}
+    while stack:
+        index = stack.pop()
+        if index in seen:
+            continue
+        seen.add(index)
+        found.append(index)
+        stack.extend(children.get(index, ()))
+    return [rows[i] for i in sorted(found)]
 
 
 def _quantities_decide(
@@ -953,6 +984,7 @@ def _quantities_decide(
     quantity: int,
     max_gpus: int,
     gpus_by_reading: Mapping[str, int],
+    facts: _QuoteFacts | None = None,
 ) -> tuple[Decision, str]:
     """Per system or totals, and why (module doc); "ambiguous" when nothing tells."""
     parts = [
@@ -966,12 +998,12 @@ def _quantities_decide(
         return ("none" if not members else "per_system"), "no sub-line quantities"
     if quantity <= 1:
         return "per_system", "one system: per system and totals agree"
-    block = [r for r in rows if system.index < r.index <= max(m.index for m in members)]
+    facts = facts or _QuoteFacts.of(rows)
+    block = rows[system.index + 1 : max(m.index for m in members) + 1]  # rows[i].index == i
     notes = [r.text for r in block if r.role == "note" or r.line is None]
-    notes += [r.text for r in rows if r.role in ("subtotal", "note") and r.line is not None]
-    if any(_PER_SYSTEM_RE.search(t) for t in notes):
+    if facts.per_system_note or any(_PER_SYSTEM_RE.search(t) for t in notes):
         return "per_system", "the quote says its sub-lines are per system"
-    if any(r.head_category == "multiplier" for r in rows):
+    if facts.multiplier:
         return "per_system", "the quote gives the number of systems separately"
     odd = [m for m in parts if m.quantity and m.quantity % quantity]
     if odd:
@@ -995,11 +1027,9 @@ def _quantities_decide(
     return "ambiguous", ""
 
 
-def _system_quantity(system: Row, rows: list[Row]) -> int:
+def _system_quantity(system: Row, rows: list[Row], facts: _QuoteFacts | None = None) -> int:
     quantity = system.quantity if system.quantity is not None else 0
-    multipliers = [
-        r.quantity for r in rows if r.head_category == "multiplier" and r.quantity is not None
-    ]
+    multipliers = (facts or _QuoteFacts.of(rows)).multipliers
     if multipliers and quantity <= 1:
         return multipliers[0]
     return quantity
@@ -1035,10 +1065,15 @@ def _system_form(system: Row, spec: SystemSpec | None) -> str:
 
 
 def _read_system(
-    system: Row, rows: list[Row], catalog: CatalogSnapshot, families: _Families
+    system: Row,
+    rows: list[Row],
+    catalog: CatalogSnapshot,
+    families: _Families,
+    facts: _QuoteFacts | None = None,
 ) -> tuple[SystemReading, list[LineProblem]]:
     problems: list[LineProblem] = []
-    members = _members(rows, system)
+    facts = facts or _QuoteFacts.of(rows)
+    members = _members(rows, system, facts)
     spec = (
         catalog.system_by_key.get(system.spec_key or "")
         or families.find(system.text)
@@ -1051,7 +1086,7 @@ def _read_system(
                 if spec:
                     break
     form = _system_form(system, spec)
-    quantity = _system_quantity(system, rows)
+    quantity = _system_quantity(system, rows, facts)
     max_gpus = (
         (spec.gpu_slots or spec.gpu_count or DEFAULT_MAX_GPUS)
         if spec
@@ -1078,7 +1113,7 @@ def _read_system(
         return total
 
     readings = {"per_system": gpus_for("per_system"), "totals": gpus_for("totals")}
-    decision, why = _quantities_decide(system, members, rows, quantity, max_gpus, readings)
+    decision, why = _quantities_decide(system, members, rows, quantity, max_gpus, readings, facts)
     child: ChildQuantities
     if decision == "ambiguous":
         fits = [r for r in ("totals", "per_system") if 0 < readings[r] <= max_gpus]
@@ -1359,10 +1394,11 @@ def bom_read(
     _loose_cards_place(rows)
     problems: list[LineProblem] = []
     readings: list[SystemReading] = []
+    facts = _QuoteFacts.of(rows)  # the rows are read, no longer changed, from here on
     for row in rows:
         if row.role != "system" or row.line is None:
             continue
-        reading, found = _read_system(row, rows, catalog, families)
+        reading, found = _read_system(row, rows, catalog, families, facts)
         for member in (row, *reading.members):
             fix = corrections.get(member.line) if member.line is not None else None
             if fix is not None and (
@@ -1441,8 +1477,9 @@ def _loose_cards_place(rows: list[Row]) -> None:
     if not loose:
         return
     empty = []
+    facts = _QuoteFacts.of(rows)
     for system in (r for r in rows if r.role == "system" and r.line is not None):
-        members = _members(rows, system)
+        members = _members(rows, system, facts)
         carries = system.gpu is not None or any(
             m.role in ("gpu_card", "gpu_board") for m in members
         )

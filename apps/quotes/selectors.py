@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import cast
 
@@ -55,14 +58,83 @@ def quote_parsed_stored(*, quote: Quote) -> ParsedQuote:
 
 def quote_intake_stored(*, quote: Quote, catalog: CatalogSnapshot | None = None) -> QuoteIntake:
     """Match the stored lines again with today's catalog and this vendor's confirmed mappings:
-    a mapping confirmed after the upload shows up in the next review of the same quote."""
-    parsed = quote_parsed_stored(quote=quote)
-    return quote_intake_parsed(
-        parsed,
-        catalog or catalog_snapshot(),
-        mappings=vendor_mappings(vendor=parsed.vendor),
-        corrections=quote_corrections(quote=quote),
+    a mapping confirmed after the upload shows up in the next review of the same quote.
+
+    The intake is kept per process (`_IntakeCache`) under everything it is computed from: the
+    quote (its lines never change once stored), the catalog snapshot, the vendor's mappings and
+    the corrections in force. A what-if preview re-runs the engine on the same intake on
+    every pause in typing, and matching and reading 100 lines was most of its time."""
+    catalog = catalog or catalog_snapshot()
+    if not quote.reading:
+        parsed = quote_parsed_stored(quote=quote)
+        return quote_intake_parsed(
+            parsed,
+            catalog,
+            mappings=vendor_mappings(vendor=parsed.vendor),
+            corrections=quote_corrections(quote=quote),
+        )
+    vendor = ParsedQuote.model_validate({**quote.reading, "lines": []}).vendor
+    mappings = vendor_mappings(vendor=vendor)
+    corrections = quote_corrections(quote=quote)
+    key = _IntakeCache.key(quote=quote, mappings=mappings, corrections=corrections)
+    intake = _INTAKES.get(key, catalog)
+    if intake is None:
+        parsed = quote_parsed_stored(quote=quote)
+        intake = quote_intake_parsed(parsed, catalog, mappings=mappings, corrections=corrections)
+        _INTAKES.put(key, catalog, intake)
+    # The report holds the intake's summary, systems and line problems: those are copied, so
+    # no two reports share objects (the parsed lines and the frozen matches are only read).
+    return intake.model_copy(
+        update={
+            "summary": copy.deepcopy(intake.summary),
+            "systems": copy.deepcopy(intake.systems),
+            "line_problems": copy.deepcopy(intake.line_problems),
+        }
     )
+
+
+class _IntakeCache:
+    """A small LRU of stored quotes' intakes, per process. The catalog is compared by
+    identity (a reloaded catalog is a new snapshot, so nothing read from the old one is
+    reused) and held, so its id cannot be taken by another snapshot while cached."""
+
+    SIZE = 32
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[tuple, tuple[CatalogSnapshot, QuoteIntake]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(
+        *, quote: Quote, mappings: dict[str, PartRef], corrections: dict[int, LineCorrection]
+    ) -> tuple:
+        return (
+            str(quote.uuid),
+            tuple(sorted(mappings.items())),
+            tuple(sorted((n, c.model_dump_json()) for n, c in corrections.items())),
+        )
+
+    def get(self, key: tuple, catalog: CatalogSnapshot) -> QuoteIntake | None:
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is None or hit[0] is not catalog:
+                return None
+            self._items.move_to_end(key)
+            return hit[1]
+
+    def put(self, key: tuple, catalog: CatalogSnapshot, intake: QuoteIntake) -> None:
+        with self._lock:
+            self._items[key] = (catalog, intake)
+            self._items.move_to_end(key)
+            while len(self._items) > self.SIZE:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_INTAKES = _IntakeCache()
 
 
 def quote_versions(*, quote: Quote) -> list[Quote]:
@@ -131,11 +203,14 @@ def vendor_line_corrections(
 def quote_corrections(*, quote: Quote) -> dict[int, LineCorrection]:
     """{line number: correction} a re-run of this quote applies: the vendor's remembered
     corrections for lines with the same part number or text, and over them the quote's own."""
-    rows = quote.lines.order_by("line").values_list("line", "part_number", "description")
-    numbered = {n: (pn, desc) for n, pn, desc in rows}
-    remembered = vendor_line_corrections(vendor=quote.vendor, lines=list(numbered.values()))
-    numbers = list(numbered)
-    out = {numbers[i - 1]: c for i, c in remembered.items()}
+    out: dict[int, LineCorrection] = {}
+    remembered = vendor_corrections(vendor=quote.vendor)
+    if remembered:  # the lines are read only when the vendor remembers a correction
+        rows = quote.lines.order_by("line").values_list("line", "part_number", "description")
+        for number, pn, desc in rows:
+            row = remembered.get(line_key(part_number=pn, description=desc))
+            if row is not None:
+                out[number] = correction_of(row)
     for number, stack in corrections_standing(quote=quote).items():
         out[number] = correction_of(stack[-1])
     return out

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, PlainValidator
 from apps import words
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.reports import page
+from apps.reports.appendix import lines_columns
 from apps.reports.charts import LEVEL_LABELS, gauge_svg
 from apps.reports.citations import Citation, CitationBook
 from apps.review.engine.schemas import SEVERITY_ORDER, Finding, ReviewReport
@@ -186,6 +187,11 @@ class ReportContext(BaseModel):
     #: "Catalog revision 7" on the PDF: the catalog's revision number, and nothing when the
     #: version is not one (a date or "db" is an internal key, never printed for a customer).
     catalog_revision: str = ""
+
+    @property
+    def lines_text(self) -> str:
+        """The quote lines in preformatted columns: the PDF's appendix (apps/reports/appendix)."""
+        return lines_columns(self.lines)
 
 
 def catalog_revision(version: str) -> str:

@@ -8,14 +8,25 @@ the JSON of a ``ParsedQuote`` or of an error.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
 
 from apps.quotes.parsing.errors import QuoteParseError, SheetCandidate, SheetChoiceNeeded
 from apps.quotes.parsing.sandbox import SandboxLimitError, SandboxLimits, sandbox_run
 from apps.quotes.parsing.schemas import ParsedQuote
 
 WORKER = Path(__file__).with_name("sheet_worker.py")
+
+
+class _WorkerAnswer(BaseModel):
+    """What sheet_worker.py prints: {"quote": <ParsedQuote>} or {"error": {...}}."""
+
+    quote: ParsedQuote | None = None
+    error: dict[str, Any] | None = None
+
+
 _LABELS = {"csv": "CSV", "xlsx": "XLSX", "xls": "XLS", "xlsb": "XLSB", "ods": "ODS"}
 
 
@@ -40,10 +51,14 @@ def sheet_parse(
             f"the {label} could not be read safely: the reader {exc}", file=file_name
         ) from None
     try:
-        result = json.loads(output)
-        if "quote" in result:
-            return ParsedQuote.model_validate(result["quote"])
-        error = result["error"]
+        # Straight from the child's JSON to the models: no dict of every cell in between (a
+        # 10,000-line quote's answer is 3 MB of JSON; bench/README.md, ingestion).
+        answer = _WorkerAnswer.model_validate_json(output)
+        if answer.quote is not None:
+            return answer.quote
+        if answer.error is None:
+            raise ValueError("neither a quote nor an error")
+        error = answer.error
         message = str(error["message"])
         if "sheets" in error:
             candidates = [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import logging
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import QuerySet
 from django.http import HttpResponse
@@ -35,9 +35,20 @@ from apps.sites.http import HtmxHttpRequest
 from apps.sites.models import Role
 from apps.web.forms.quotes import LineCorrectionForm, QuoteFileForm
 from apps.web.forms.review import FacilityForm, WorkloadForm
+from apps.web.fragments import lines_fragment_key, report_fragment_key
 from apps.web.views.finance import DECIDERS
 
 EDITORS = (Role.ACCOUNT_TEAM, Role.ADMIN)
+
+
+class StoredLine(NamedTuple):
+    """A stored quote line as the lines table reads it (page.line_rows)."""
+
+    pk: int
+    errors: list[str]
+    part_id: int | None
+
+
 logger = logging.getLogger("rightsize.review")
 
 
@@ -85,7 +96,10 @@ def review_context(
     internal = role in INTERNAL_ROLES
     newer = _newer_review(review)
     can_edit = role in EDITORS and newer is None
-    stored = {line.line: line for line in review.quote.lines.all()}
+    # What the lines table reads of each stored line (not 100 model instances with their
+    # parsed cells): its id, errors and catalog part.
+    stored_lines = review.quote.lines.values_list("line", "pk", "errors", "part_id")
+    stored = {line: StoredLine(pk, errors, part) for line, pk, errors, part in stored_lines}
     lines = page.line_rows(report, stored)
     previous = _previous_review(review)
     context: dict[str, Any] = {
@@ -148,6 +162,10 @@ def review_context(
         _corrections_on(
             lines, review, can_edit=can_edit, bound=correction_form, open_line=correct_line
         )
+    context["report_fragment"] = report_fragment_key(report, can_edit=can_edit, before=before)
+    context["lines_fragment"] = lines_fragment_key(
+        report, lines, review_uuid=str(review.uuid), can_edit=can_edit, internal=internal
+    )
     return context
 
 

@@ -1,0 +1,44 @@
+"""`{% cached_fragment key %}…{% endcached_fragment %}`: a piece of a page rendered once per key.
+
+The key is computed by the view from everything the piece reads (apps/web/fragments.py), so
+the same key always means the same HTML; a falsy key renders the piece as usual and keeps
+nothing (a preview, a page with forms in the piece). Kept in the default cache (per process,
+LocMem), for FRAGMENT_TIMEOUT_S at most.
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.core.cache import caches
+from django.template.base import FilterExpression, NodeList, Parser, Token
+
+register = template.Library()
+
+FRAGMENT_TIMEOUT_S = 600
+
+
+class CachedFragmentNode(template.Node):
+    def __init__(self, nodelist: NodeList, key: FilterExpression) -> None:
+        self.nodelist = nodelist
+        self.key = key
+
+    def render(self, context: template.Context) -> str:
+        key = self.key.resolve(context)
+        if not key:
+            return self.nodelist.render(context)
+        cache = caches["default"]
+        html = cache.get(key)
+        if html is None:
+            html = self.nodelist.render(context)
+            cache.set(key, html, FRAGMENT_TIMEOUT_S)
+        return html
+
+
+@register.tag("cached_fragment")
+def cached_fragment(parser: Parser, token: Token) -> CachedFragmentNode:
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("{% cached_fragment key %} takes one key")
+    nodelist = parser.parse(("endcached_fragment",))
+    parser.delete_first_token()
+    return CachedFragmentNode(nodelist, parser.compile_filter(bits[1]))
