@@ -5,7 +5,8 @@ from apps.sites.models import Membership, Organisation, SavedFacility, SavedWork
 
 @admin.register(Organisation)
 class OrganisationAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "is_internal"]
+    list_display = ["name", "slug", "is_internal", "currency", "finance_threshold"]
+    list_editable = ["currency", "finance_threshold"]
     search_fields = ["name"]
 
 

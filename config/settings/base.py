@@ -193,3 +193,8 @@ LOGGING = {
         "rightsize": {"handlers": ["console"], "level": "INFO"},
     },
 }
+
+# Notifications (apps.review.notifications): printed to the console in development; production
+# sends through SMTP configured from the environment (config/settings/production.py).
+MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Rightsize <rightsize@localhost>")

@@ -23,7 +23,11 @@ from apps.review.engine.schemas import (
     Workload,
     verdict_for,
 )
+from apps.review.basis import basis_of
+from apps.review.finance_rule import finance_reasons
 from apps.review.models import Review, ReviewStatus
+from apps.review.money import spend_of
+from apps.review.services import catalog_revision
 from apps.sites.models import Organisation
 
 _counter = itertools.count(1)
@@ -105,7 +109,12 @@ def review_make(
 ) -> Review:
     report = report or report_make()
     quote = quote or quote_make(organisation=organisation, user=user)
-    flagged = report.verdict != "pass"
+    total = Decimal(report.quote.total) if report.quote.total is not None else None
+    spend = spend_of(total=total, currency=report.quote.currency, organisation=organisation)
+    reasons = finance_reasons(
+        findings=report.findings, finance_level=report.blood_pressure.finance.level, spend=spend
+    )
+    flagged = bool(reasons)
     return Review.objects.create(
         quote=quote,
         organisation=organisation,
@@ -116,6 +125,16 @@ def review_make(
         finance_level=report.blood_pressure.finance.level,
         facilities_level=report.blood_pressure.facilities.level,
         total_usd=report.quote.total,
+        currency=report.quote.currency,
+        total=total,
+        needs_finance=flagged,
+        finance_reasons=reasons,
+        basis=basis_of(
+            report,
+            workload=WORKLOAD.model_dump(mode="json"),
+            facility=FACILITY.model_dump(mode="json"),
+            catalog_revision=catalog_revision(),
+        ),
         status=status or (ReviewStatus.PENDING if flagged else ReviewStatus.CLEAR),
         created_by=user,
     )

@@ -63,8 +63,11 @@ def test_queue_lists_a_flagged_review_with_levels_total_and_age(clients, flagged
 
 
 def test_queue_leaves_out_passing_clear_and_superseded_reviews(clients, demo, people, flagged):
+    # Passes, calm Finance, USD 5,000 under Acme's USD 100,000 line: no reason for Finance.
     passing = review_make(
-        organisation=demo["acme"], user=people["account"], report=report_make([MEMORY_OK])
+        organisation=demo["acme"],
+        user=people["account"],
+        report=report_make([MEMORY_OK], total="5000.00", finance="calm"),
     )
     old = review_make(organisation=demo["globex"], user=people["account"])
     v2 = quote_make(
