@@ -34,8 +34,9 @@ from apps.review.engine.model_resolve import unknown_model_words
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
 from apps.review.inputs import FACILITY_PRESETS, WORKLOAD_PRESETS
 from apps.review.models import Review
+from apps.review.publishing import review_for_viewer, reviews_for
 from apps.review.services import review_upload
-from apps.sites.access import role_of, scope_for_user
+from apps.sites.access import role_of
 from apps.sites.hygiene import RETRY_AFTER_SECONDS, database_down
 from apps.sites.models import Organisation, Role, SavedFacility, SavedWorkload
 
@@ -121,7 +122,8 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 
 def _reviews_for(request: HttpRequest) -> QuerySet[Review]:
-    return scope_for_user(Review.objects.all(), request.user)
+    """A customer reads only published reviews (and their published copy)."""
+    return reviews_for(Review.objects.all(), request.user)
 
 
 def _report_response(review: Review, status: int) -> HttpResponse:
@@ -280,4 +282,4 @@ def review_post(
 def review_get(request: HttpRequest, review_uuid: str) -> HttpResponse:
     """The report of one review; another organisation's review answers 404."""
     review = get_object_or_404(_reviews_for(request), uuid=review_uuid)
-    return _report_response(review, 200)
+    return _report_response(review_for_viewer(review, request.user), 200)

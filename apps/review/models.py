@@ -65,9 +65,7 @@ class Review(models.Model):
     # The quote's own money, and what it came to in the organisation's currency.
     currency = models.CharField(max_length=3, blank=True, default="")
     total = models.DecimalField(max_digits=16, decimal_places=2, null=True, blank=True)
-    converted_total = models.DecimalField(
-        max_digits=16, decimal_places=2, null=True, blank=True
-    )
+    converted_total = models.DecimalField(max_digits=16, decimal_places=2, null=True, blank=True)
     converted_currency = models.CharField(max_length=3, blank=True, default="")
     rate = models.DecimalField(
         max_digits=18,
@@ -173,9 +171,7 @@ class ExchangeRate(models.Model):
         ordering = ["currency", "-rates_of"]
         constraints = [
             models.UniqueConstraint(fields=["currency", "rates_of"], name="one_rate_per_day"),
-            models.CheckConstraint(
-                condition=models.Q(usd_per_unit__gt=0), name="rate_is_positive"
-            ),
+            models.CheckConstraint(condition=models.Q(usd_per_unit__gt=0), name="rate_is_positive"),
         ]
 
     def __str__(self) -> str:

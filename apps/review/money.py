@@ -57,7 +57,9 @@ def _usd_per(currency: str, on: dt.date) -> tuple[Decimal, dt.date] | None:
     return (row[0], row[1]) if row else None
 
 
-def rate_between(from_currency: str, to_currency: str, on: dt.date) -> tuple[Decimal, dt.date] | None:
+def rate_between(
+    from_currency: str, to_currency: str, on: dt.date
+) -> tuple[Decimal, dt.date] | None:
     """(rate, rates of) with amount × rate in `to_currency`; None when either has no rate.
     The same currency is 1 on the day asked."""
     if from_currency.upper() == to_currency.upper():
@@ -65,7 +67,11 @@ def rate_between(from_currency: str, to_currency: str, on: dt.date) -> tuple[Dec
     source, target = _usd_per(from_currency, on), _usd_per(to_currency, on)
     if source is None or target is None:
         return None
-    dates = [d for code, (_, d) in ((from_currency, source), (to_currency, target)) if code.upper() != "USD"]
+    dates = [
+        d
+        for code, (_, d) in ((from_currency, source), (to_currency, target))
+        if code.upper() != "USD"
+    ]
     return (source[0] / target[0]).quantize(Decimal("0.00000001")), min(dates)
 
 

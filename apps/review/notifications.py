@@ -26,9 +26,7 @@ logger = logging.getLogger("rightsize.notifications")
 
 
 def _people(role: Role) -> list[User]:
-    return list(
-        User.objects.filter(is_active=True, membership__role=role).order_by("username")
-    )
+    return list(User.objects.filter(is_active=True, membership__role=role).order_by("username"))
 
 
 def _send(

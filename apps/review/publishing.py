@@ -10,6 +10,7 @@ approved it.
 from __future__ import annotations
 
 import copy
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
@@ -53,6 +54,16 @@ def review_as_published(review: Review) -> Review:
     frozen.facility = review.published_facility
     frozen.status = review.published_status
     frozen.version = review.published_version
+    report = review.published_report
+    quote = report.get("quote", {})
+    frozen.verdict = report.get("verdict", review.verdict)
+    pressure = report.get("blood_pressure", {})
+    frozen.finance_level = pressure.get("finance", {}).get("level", review.finance_level)
+    frozen.facilities_level = pressure.get("facilities", {}).get("level", review.facilities_level)
+    frozen.currency = (quote.get("currency") or "").upper()
+    frozen.total = Decimal(str(quote["total"])) if quote.get("total") is not None else None
+    if review.published_at is not None:
+        frozen.updated_at = review.published_at
     return frozen
 
 

@@ -35,9 +35,9 @@ from apps.quotes.services import (
 from apps.review.basis import Change, basis_changes, basis_of, decision_stands
 from apps.review.engine.schemas import SEVERITY_ORDER, Facility, ReviewReport, Workload
 from apps.review.finance_rule import finance_reasons
+from apps.review.models import AuditEvent, Review, ReviewStatus
 from apps.review.money import convert, finance_lines_for, spend_of
 from apps.review.notifications import notify_finance
-from apps.review.models import AuditEvent, Review, ReviewStatus
 from apps.review.pipeline import review_of_intake
 from apps.sites.access import role_of
 

@@ -84,7 +84,7 @@ def money_converted(
     rates_of: dt.date,
     locale: str = DEFAULT_LOCALE,
 ) -> str:
-    """"EUR 629,289.71 ≈ USD 731,000 at 1.1617, rates of 2026-11-28" (629,289.71 × 1.1617 =
+    """ "EUR 629,289.71 ≈ USD 731,000 at 1.1617, rates of 2026-11-28" (629,289.71 × 1.1617 =
     731,045.86, to three figures 731,000). The same currency needs no rate: "USD 600,000.00"."""
     original = money(amount, currency, locale)
     if currency.upper() == to_currency.upper():

@@ -12,6 +12,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 
 from apps.quotes.models import Quote, QuoteFile, QuoteStatus
+from apps.review.basis import basis_of
 from apps.review.engine.schemas import (
     BloodPressure,
     Facility,
@@ -23,7 +24,6 @@ from apps.review.engine.schemas import (
     Workload,
     verdict_for,
 )
-from apps.review.basis import basis_of
 from apps.review.finance_rule import finance_reasons
 from apps.review.models import Review, ReviewStatus
 from apps.review.money import spend_of

@@ -18,7 +18,7 @@ from apps.review.engine.schemas import Facility, ReviewReport, Workload
 from apps.review.models import AuditEvent, ReviewStatus
 from apps.review.services import review_rerun, review_revise
 from apps.review.workflow import review_decide
-from tests.review.factories import quote_make, report_make, review_make
+from tests.review.factories import quote_make, report_make
 
 S = ReviewStatus
 
@@ -42,7 +42,9 @@ def _b300_report(*, quantity: int = 1, unit: str = "600000.00", currency: str = 
             ],
         }
     )
-    system = QuotedSystem(sku="DGXB300", name="DGX B300", form_factor="nvl8_server", quantity=quantity)
+    system = QuotedSystem(
+        sku="DGXB300", name="DGX B300", form_factor="nvl8_server", quantity=quantity
+    )
     return report.model_copy(update={"quote": quote, "systems": [system]})
 
 
@@ -132,9 +134,7 @@ def test_the_total_alone_moving_sends_it_back(approved, people, engine):
     saved = _save(approved, people)
     assert saved.status == S.PENDING
     event = AuditEvent.objects.get(review=approved, action="save")
-    assert event.changes == [
-        {"what": "total", "before": "USD 600000.00", "after": "USD 540000.00"}
-    ]
+    assert event.changes == [{"what": "total", "before": "USD 600000.00", "after": "USD 540000.00"}]
 
 
 def test_a_load_field_moving_sends_it_back(approved, people, engine):
@@ -144,7 +144,11 @@ def test_a_load_field_moving_sends_it_back(approved, people, engine):
     saved = _save(approved, people, workload=longer)
     assert saved.status == S.PENDING
     event = AuditEvent.objects.get(review=approved, action="save")
-    assert {"what": "load context_tokens", "before": str(workload.context_tokens), "after": "131072"} in event.changes
+    assert {
+        "what": "load context_tokens",
+        "before": str(workload.context_tokens),
+        "after": "131072",
+    } in event.changes
     assert "load context_tokens: " in event.reason and "→ 131072" in event.reason
 
 
@@ -168,7 +172,9 @@ def test_a_doubled_spend_in_a_revision_goes_back_to_finance(approved, people, en
     """The issue's first bug: 1 × DGX B300 at $600,000 → 2 at $1,200,000 stayed approved."""
 
     def quote_read(*, data, filename, organisation, uploaded_by, previous=None, **_):
-        return SimpleNamespace(organisation=organisation, uploaded_by=uploaded_by, previous=previous, intake=None)
+        return SimpleNamespace(
+            organisation=organisation, uploaded_by=uploaded_by, previous=previous, intake=None
+        )
 
     def quote_record(*, read):
         return quote_make(
@@ -183,7 +189,11 @@ def test_a_doubled_spend_in_a_revision_goes_back_to_finance(approved, people, en
     event = AuditEvent.objects.get(review=revised)
     assert event.action == "revise"
     assert {"what": "line 1 quantity", "before": "1", "after": "2"} in event.changes
-    assert {"what": "line 1 extended price", "before": "600000.00", "after": "1200000.00"} in event.changes
+    assert {
+        "what": "line 1 extended price",
+        "before": "600000.00",
+        "after": "1200000.00",
+    } in event.changes
     assert {"what": "total", "before": "USD 600000.00", "after": "USD 1200000.00"} in event.changes
     assert {"what": "systems", "before": "1 × DGX B300", "after": "2 × DGX B300"} in event.changes
     assert event.previous_decision.endswith(": Budgeted for Q1")

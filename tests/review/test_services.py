@@ -89,9 +89,7 @@ def test_review_create_sends_flagged_quotes_to_finance(demo, people, engine, rep
     assert ReviewReport.model_validate(review.report) == report
 
 
-def test_a_euro_quote_keeps_its_currency_and_is_converted_at_the_stored_rate(
-    demo, people, engine
-):
+def test_a_euro_quote_keeps_its_currency_and_is_converted_at_the_stored_rate(demo, people, engine):
     engine.report = FAILING.model_copy(
         update={"quote": FAILING.quote.model_copy(update={"currency": "EUR"})}
     )
@@ -106,9 +104,7 @@ def test_a_euro_quote_keeps_its_currency_and_is_converted_at_the_stored_rate(
     assert str(review.converted_total) == "598275.50"
 
 
-def test_a_quote_in_a_currency_with_no_rate_is_flagged_never_read_as_dollars(
-    demo, people, engine
-):
+def test_a_quote_in_a_currency_with_no_rate_is_flagged_never_read_as_dollars(demo, people, engine):
     engine.report = PASSING.model_copy(
         update={"quote": PASSING.quote.model_copy(update={"currency": "CHF"})}
     )
