@@ -23,7 +23,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from apps.quotes.models import QuoteLine, VendorLineCorrection
 from apps.review.models import Review
-from tests.review.factories import review_make
+from apps.review.publishing import review_publish
+from tests.review.factories import MEMORY_OK, report_make, review_make
 
 ROLES = ("anonymous", "customer", "other_customer", "account_team", "finance", "admin")
 
@@ -35,6 +36,7 @@ class World:
     review: Review
     line: QuoteLine
     remembered: VendorLineCorrection
+    published: Review
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,18 @@ def no_part(w: World) -> dict[str, Any]:
     return {"review": str(w.review.uuid), "part": "0"}
 
 
+def published(w: World) -> dict[str, Any]:
+    return {"review_uuid": w.published.uuid}
+
+
+def published_as_uuid(w: World) -> dict[str, Any]:
+    return {"uuid": w.published.uuid}
+
+
+def republish(w: World) -> dict[str, Any]:
+    return {"version": w.published.version}
+
+
 def decision(w: World) -> dict[str, Any]:
     return {"version": w.review.version, "reason": "Access-matrix decision"}
 
@@ -117,7 +131,9 @@ MATRIX: dict[str, Entry] = {
     "quotes:vendor_corrections": get(None, (302, 403, 403, 200, 403, 200)),
     "quotes:vendor_correction_remove": post(remembered, (302, 403, 403, 302, 403, 302)),
     "review_list": get(None, (302, 200, 200, 200, 200, 200)),
-    "review:detail": get(review_as_uuid, (302, 200, 404, 200, 200, 200)),
+    # The world's review is not published: its customer gets 404 like any stranger (the
+    # published one is in PUBLISHED_MATRIX below).
+    "review:detail": get(review_as_uuid, (302, 404, 404, 200, 200, 200)),
     "review:rerun": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
     "review:preview": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
     "review:revise": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
@@ -129,16 +145,30 @@ MATRIX: dict[str, Entry] = {
     "review:reject": post(review, (302, 403, 403, 403, 302, 302), data=decision),
     "review:request_changes": post(review, (302, 403, 403, 403, 302, 302), data=decision),
     "review:resubmit": post(review, (302, 403, 403, 409, 403, 409), data=decision),
+    # A flagged review waiting for Finance cannot be published yet: 409 for the publishers.
+    "review:publish": post(review, (302, 403, 403, 409, 403, 409), data=decision),
+    "inbox": get(None, (302, 200, 200, 200, 200, 200)),
     "review:export": get(export_xlsx, (302, 403, 403, 200, 200, 200)),
     "review:compare": get(None, (302, 403, 403, 200, 200, 200)),  # internal roles
-    "reports:status": get(review, (302, 200, 404, 200, 200, 200)),
-    "reports:request": post(review, (302, 302, 404, 302, 302, 302)),
+    "reports:status": get(review, (302, 404, 404, 200, 200, 200)),
+    "reports:request": post(review, (302, 404, 404, 302, 302, 302)),
     "reports:download": get(review, (302, 404, 404, 404, 404, 404)),
     "api:openapi-json": get(None, (302, 200, 200, 200, 200, 200)),
     "api:openapi-view": get(None, (302, 200, 200, 200, 200, 200)),
     "api:api-root": get(None, (404, 404, 404, 404, 404, 404)),
     "api:review_create": post(None, (401, 403, 403, 400, 403, 400)),
-    "api:review_get": get(review, (401, 200, 404, 200, 200, 200)),
+    "api:review_get": get(review, (401, 404, 404, 200, 200, 200)),
+}
+
+#: The URLs a customer may reach, on a review published to org A: its customer gets in, org B's
+#: customer still gets 404; the publishers may publish it again (the same version, a no-op).
+PUBLISHED_MATRIX: dict[str, Entry] = {
+    "review:detail": get(published_as_uuid, (302, 200, 404, 200, 200, 200)),
+    "reports:status": get(published, (302, 200, 404, 200, 200, 200)),
+    "reports:request": post(published, (302, 302, 404, 302, 302, 302)),
+    "reports:download": get(published, (302, 404, 404, 404, 404, 404)),
+    "api:review_get": get(published, (401, 200, 404, 200, 200, 200)),
+    "review:publish": post(published, (302, 403, 403, 302, 403, 302), data=republish),
 }
 
 
@@ -180,7 +210,14 @@ def world(demo) -> World:
     kept = VendorLineCorrection.objects.create(
         vendor="northwind", text="mystery 1", role="service", created_by=account
     )
-    return World(review=flagged, line=quote_line, remembered=kept)
+    clear = review_make(
+        organisation=demo["acme"],
+        user=account,
+        report=report_make([MEMORY_OK], total="5000.00", finance="calm", facilities="calm"),
+    )
+    review_publish(review_id=clear.pk, expected_version=clear.version, user=account)
+    clear.refresh_from_db()
+    return World(review=flagged, line=quote_line, remembered=kept, published=clear)
 
 
 @pytest.mark.django_db
@@ -203,7 +240,29 @@ def test_access(name, role, world, clients, request):
         assert response["Location"].startswith("/login/")
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", sorted(PUBLISHED_MATRIX))
+def test_access_to_a_published_review(name, role, world, clients):
+    entry = PUBLISHED_MATRIX[name]
+    url = reverse(name, kwargs=entry.kwargs(world))
+    client = clients[role]
+    if entry.method == "GET":
+        response = client.get(url)
+    else:
+        response = client.post(url, entry.data(world))
+    response.close()
+    assert response.status_code == entry.expect[ROLES.index(role)], f"{role} {url}"
+
+
+def test_published_matrix_names_real_urls():
+    assert set(PUBLISHED_MATRIX) <= set(MATRIX)
+    assert {n: len(e.expect) for n, e in PUBLISHED_MATRIX.items() if len(e.expect) != 6} == {}
+
+
 ADMIN_PROBES = [
+    "admin:review_exchangerate_changelist",
+    "admin:review_notification_changelist",
     "admin:index",
     "admin:review_auditevent_changelist",
     "admin:review_review_changelist",
@@ -237,10 +296,21 @@ def test_customer_pages_show_no_internal_flags_or_finance_notes(world, clients):
         reason="FINANCE-ONLY: margin is thin, approve anyway",
         actor=finance,
     )
-    for url in (reverse("review:detail", kwargs={"uuid": world.review.uuid}), reverse("home")):
-        body = clients["customer"].get(url).content.decode()
+    review_publish(
+        review_id=world.review.pk,
+        expected_version=2,
+        user=User.objects.get(username="account"),
+    )
+    detail = reverse("review:detail", kwargs={"uuid": world.review.uuid})
+    for url in (detail, reverse("home"), reverse("review_list"), reverse("inbox")):
+        response = clients["customer"].get(url)
+        assert response.status_code == 200
+        body = response.content.decode()
         assert "FINANCE-ONLY" not in body
         assert "margin is thin" not in body
+        assert "Why Finance sees it" not in body  # the rule's reasons are internal
+        assert "Decision history" not in body
+        assert reverse("quotes:original", args=[world.review.quote.uuid]) not in body
     staff_body = (
         clients["finance"]
         .get(reverse("review:detail", kwargs={"uuid": world.review.uuid}))
