@@ -72,12 +72,15 @@ def review_for_viewer(review: Review, user: User | AnonymousUser) -> Review:
     return review_as_published(review) if role_of(user) == Role.CUSTOMER else review
 
 
-def publish_refusal(review: Review) -> str:
-    """Why this review cannot be published now, in words; "" when it can."""
+def publish_refusal(review: Review, *, revised: bool | None = None) -> str:
+    """Why this review cannot be published now, in words; "" when it can. `revised`: whether
+    the caller already knows a revision replaced it (saves the query)."""
     if review.status not in PUBLISHABLE:
         label = ReviewStatus(review.status).label.lower()
         return f"Finance must approve it before the customer sees it (it is {label})."
-    if Review.objects.filter(quote__previous_id=review.quote_id).exists():
+    if revised is None:
+        revised = Review.objects.filter(quote__previous_id=review.quote_id).exists()
+    if revised:
         return "A revised quote replaced this version: publish the revision's review."
     return ""
 

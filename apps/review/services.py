@@ -14,6 +14,7 @@ import hashlib
 from decimal import Decimal
 from typing import TYPE_CHECKING, Literal
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -22,6 +23,8 @@ from pydantic import BaseModel
 from apps.catalog.services import catalog_snapshot
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.intake import QuoteIntake, quote_intake_parsed
+from apps.quotes.parsing import parse_upload
+from apps.quotes.parsing.errors import QuoteParseError
 from apps.quotes.parsing.manual import GridRow, manual_quote
 from apps.quotes.schemas import LineCorrection
 from apps.quotes.selectors import quote_intake_stored, vendor_line_corrections, vendor_mappings
@@ -130,6 +133,46 @@ def review_upload(
             report=report,
             created_by=uploaded_by,
         )
+
+
+def finance_reasons_of(report: ReviewReport, organisation: Organisation) -> list[str]:
+    """The Finance rule on a report for this organisation (its line, the dated rate)."""
+    total = Decimal(report.quote.total) if report.quote.total is not None else None
+    spend = spend_of(total=total, currency=report.quote.currency, organisation=organisation)
+    return finance_reasons(
+        findings=report.findings, finance_level=report.blood_pressure.finance.level, spend=spend
+    )
+
+
+def finance_preview_upload(
+    *,
+    data: bytes,
+    filename: str,
+    organisation: Organisation,
+    workload: Workload,
+    facility: Facility,
+) -> list[str]:
+    """Before submit: what the Finance rule would say of this file for this customer, load and
+    room. Read and reviewed in memory, nothing stored. Raises QuoteParseError (the file) and
+    ReviewInputError (a load the catalog cannot size)."""
+    limit = settings.QUOTE_MAX_UPLOAD_BYTES
+    if len(data) > limit:
+        raise QuoteParseError(
+            f"the file is {len(data):,} bytes; the limit is {limit:,}", file=filename
+        )
+    catalog = catalog_snapshot()
+    parsed = parse_upload(data, filename)
+    intake = quote_intake_parsed(
+        parsed,
+        catalog,
+        mappings=vendor_mappings(vendor=parsed.vendor),
+        corrections=vendor_line_corrections(
+            vendor=parsed.vendor,
+            lines=[(line.part_number, line.description) for line in parsed.lines],
+        ),
+    )
+    report = review_report(intake=intake, workload=workload, facility=facility, catalog=catalog)
+    return finance_reasons_of(report, organisation)
 
 
 def finding_signature(report: ReviewReport) -> frozenset[tuple[str, str]]:

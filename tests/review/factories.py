@@ -138,3 +138,18 @@ def review_make(
         status=status or (ReviewStatus.PENDING if flagged else ReviewStatus.CLEAR),
         created_by=user,
     )
+
+
+def review_published_as_is(review: Review) -> Review:
+    """Test setup: mark a review published at its current version, whatever its status (the
+    service refuses a flagged one; these tests are about what the customer's pages show)."""
+    Review.objects.filter(pk=review.pk).update(
+        published_version=review.version,
+        published_report=review.report,
+        published_workload=review.workload,
+        published_facility=review.facility,
+        published_status=review.status,
+        published_by=review.created_by,
+    )
+    review.refresh_from_db()
+    return review

@@ -8,6 +8,7 @@ from apps.web.views import quotes as views
 app_name = "quotes"
 urlpatterns = [
     path("upload/", views.quote_upload_view, name="upload"),
+    path("upload/finance/", views.finance_preview_view, name="finance_preview"),
     path("lines/<int:pk>/confirm/", views.line_confirm, name="line_confirm"),
     path("corrections/", views_corrections.vendor_corrections_view, name="vendor_corrections"),
     path(

@@ -21,9 +21,16 @@ from apps.catalog.models import Part
 from apps.quotes.models import Quote, QuoteLine, QuoteStatus
 from apps.quotes.parsing.errors import QuoteParseError
 from apps.quotes.services import quote_mapping_confirm
+from apps.review.engine.errors import ReviewInputError
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
+from apps.review.finance_rule import finance_preview
 from apps.review.models import Review
-from apps.review.services import ReviewChanged, review_rerun, review_upload
+from apps.review.services import (
+    ReviewChanged,
+    finance_preview_upload,
+    review_rerun,
+    review_upload,
+)
 from apps.sites.access import require_roles, scope_for_user
 from apps.sites.http import HtmxHttpRequest
 from apps.web.forms.quotes import QuoteUploadForm
@@ -77,6 +84,34 @@ def quote_upload_view(request: HtmxHttpRequest) -> HttpResponse:
     if request.htmx:
         return render(request, "quotes/upload.html#upload-form", context)
     return render(request, "quotes/upload.html", context, status=400)
+
+
+@require_POST
+@require_roles(*EDITORS)
+def finance_preview_view(request: HtmxHttpRequest) -> HttpResponse:
+    """Before submit: "This will go to Finance because …" for the file, customer, load and
+    room on the upload form (htmx swaps the sentence in). Nothing is stored."""
+    forms = _forms(request.POST, request.FILES)
+    sentence, problem = "", ""
+    if all(form.is_valid() for form in forms.values()) and _saved_belongs(forms):
+        upload = forms["upload_form"].cleaned_data["file"]
+        try:
+            reasons = finance_preview_upload(
+                data=upload.read(),
+                filename=upload.name,
+                organisation=forms["upload_form"].cleaned_data["organisation"],
+                workload=forms["workload_form"].workload,
+                facility=forms["facility_form"].facility,
+            )
+        except (QuoteParseError, ReviewInputError) as error:
+            problem = f"Cannot tell yet: {error}"
+        else:
+            sentence = finance_preview(reasons)
+    else:
+        problem = "Choose the file, the customer, the load and the room: then this says "
+        problem += "whether it goes to Finance."
+    context = {"finance_sentence": sentence, "finance_problem": problem}
+    return render(request, "quotes/upload.html#finance-preview", context)
 
 
 def _upload_and_review(request: HtmxHttpRequest, forms: dict[str, Any], upload: Any) -> Review:

@@ -8,6 +8,7 @@ between the whole page and the `results` partial: a partial request never skips 
 from __future__ import annotations
 
 import copy
+import functools
 import logging
 from typing import Any
 
@@ -174,7 +175,7 @@ def review_context(
         context["needs_comment"] = review.status == ReviewStatus.CHANGES_REQUESTED
         context["publish"] = {
             "can": role in PUBLISHERS and newer is None,
-            "refusal": publish_refusal(review),
+            "refusal": publish_refusal(review, revised=newer is not None),
             "current": review.published_version == review.version,
             "url": reverse("review:publish", args=[review.uuid]),
         }
@@ -189,7 +190,8 @@ def review_context(
                 "kind", "vendor__name", "part_number"
             )
     if internal:
-        context["history"] = _history(review)
+        # Lazy (the template calls it): read only where the full page shows the history.
+        context["history"] = functools.partial(_history, review)
         # Lazy: read only where the full page shows the trail, never for the results partial.
         context["line_history"] = QuoteLineCorrection.objects.filter(
             quote_line__quote_id=review.quote_id
