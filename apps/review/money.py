@@ -134,27 +134,40 @@ def finance_lines_for(currency: str, on: dt.date | None = None) -> FinanceLines 
     return FinanceLines(thresholds, code, note)
 
 
-def _row_value(path: str, row_number: int, column: str, raw: str) -> object:
+@dataclass(frozen=True)
+class RateRow:
+    currency: str
+    usd_per_unit: Decimal
+    rates_of: dt.date
+    source: str
+    verified: bool
+
+
+def _rate_row(path: str, number: int, raw: dict[str, str | None]) -> RateRow:
+    """One CSV row, each cell checked; a bad one names file, row and column."""
+    column = ""
+
+    def cell(name: str) -> str:
+        nonlocal column
+        column = name
+        return (raw.get(name) or "").strip()
+
     try:
-        if column == "currency":
-            code = raw.strip().upper()
-            if len(code) != 3 or not code.isalpha():
-                raise ValueError("not a three-letter ISO 4217 code")
-            return code
-        if column == "usd_per_unit":
-            value = Decimal(raw.strip())
-            if not value.is_finite() or value <= 0:
-                raise ValueError("must be a positive number")
-            return value
-        if column == "rates_of":
-            return dt.date.fromisoformat(raw.strip())
-        if column == "verified":
-            return raw.strip().lower() in {"1", "true", "yes"}
-        if not raw.strip():
+        code = cell("currency").upper()
+        if len(code) != 3 or not code.isalpha():
+            raise ValueError("not a three-letter ISO 4217 code")
+        value = Decimal(cell("usd_per_unit"))
+        if not value.is_finite() or value <= 0:
+            raise ValueError("must be a positive number")
+        rates_of = dt.date.fromisoformat(cell("rates_of"))
+        source = cell("source")
+        if not source:
             raise ValueError("every rate names its source")
-        return raw.strip()
+        verified = cell("verified").lower() in {"1", "true", "yes"}
     except (ValueError, InvalidOperation) as exc:
-        raise RateImportError(f"{path}, row {row_number}, column {column}: {raw!r}: {exc}") from exc
+        shown = raw.get(column) or ""
+        raise RateImportError(f"{path}, row {number}, column {column}: {shown!r}: {exc}") from exc
+    return RateRow(code, value, rates_of, source, verified)
 
 
 def rates_import(text: str, *, path: str = "rates.csv") -> int:
@@ -164,23 +177,16 @@ def rates_import(text: str, *, path: str = "rates.csv") -> int:
     missing = [c for c in CSV_COLUMNS[:4] if c not in (reader.fieldnames or [])]
     if missing:
         raise RateImportError(f"{path}: missing column(s) {', '.join(missing)}")
-    rows = []
-    for number, raw in enumerate(reader, start=2):
-        values = {
-            column: _row_value(path, number, column, raw.get(column) or "")
-            for column in CSV_COLUMNS
-            if column in raw
-        }
-        rows.append(values)
+    rows = [_rate_row(path, number, raw) for number, raw in enumerate(reader, start=2)]
     with transaction.atomic():
-        for values in rows:
+        for row in rows:
             ExchangeRate.objects.update_or_create(
-                currency=values["currency"],
-                rates_of=values["rates_of"],
+                currency=row.currency,
+                rates_of=row.rates_of,
                 defaults={
-                    "usd_per_unit": values["usd_per_unit"],
-                    "source": values["source"],
-                    "verified": values.get("verified", False),
+                    "usd_per_unit": row.usd_per_unit,
+                    "source": row.source,
+                    "verified": row.verified,
                 },
             )
     return len(rows)

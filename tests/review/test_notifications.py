@@ -68,7 +68,7 @@ class Inbox:
     def __init__(self) -> None:
         self.messages: list[tuple[str, list[str], bytes]] = []
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
+    async def handle_DATA(self, server, session, envelope):
         self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.content))
         return "250 OK"
 

@@ -70,7 +70,12 @@ def _in_currency(currency: str) -> Callable[[Decimal | float], str]:
     code = (currency or "USD").upper()
     if code == "USD":
         return usd
-    return lambda amount: money_whole(amount, code) if abs(amount) >= 100 else money(amount, code)
+
+    def in_code(amount: Decimal | float) -> str:
+        value = Decimal(str(amount))
+        return money_whole(value, code) if abs(value) >= 100 else money(value, code)
+
+    return in_code
 
 
 def finance_pressure(
