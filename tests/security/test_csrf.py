@@ -24,7 +24,7 @@ from apps.quotes.schemas import LineCorrection
 from apps.quotes.services import quote_line_correct
 from apps.review import services
 from apps.review.models import AuditEvent, Review, ReviewStatus
-from tests.review.factories import report_make, review_make
+from tests.review.factories import report_make, review_make, review_published_as_is
 
 pytestmark = pytest.mark.django_db
 
@@ -100,6 +100,15 @@ def a_correction(w: World) -> None:
 
 def line_url(name: str) -> Callable[[World], str]:
     return lambda w: reverse(name, kwargs={"uuid": w.review.uuid, "line": w.line.line})
+
+
+def to_published(w: World) -> None:
+    """The customer asks for the PDF of a review published to them."""
+    review_published_as_is(w.review)
+
+
+def to_approved(w: World) -> None:
+    Review.objects.filter(pk=w.review.pk).update(status=ReviewStatus.APPROVED)
 
 
 def to_changes_requested(w: World) -> None:
@@ -208,7 +217,24 @@ CASES: dict[str, Case] = {
         setup=a_correction,
     ),
     "report_request": Case(
-        "customer", uuid_url("reports:request"), lambda w: {"page_size": "A4"}, 200
+        "customer",
+        uuid_url("reports:request"),
+        lambda w: {"page_size": "A4"},
+        200,
+        setup=to_published,
+    ),
+    "publish": Case("account_team", uuid_url("review:publish"), decision, 302, setup=to_approved),
+    "finance_preview": Case(
+        "account_team",
+        lambda w: reverse("quotes:finance_preview"),
+        lambda w: {
+            "file": SimpleUploadedFile("dgx.csv", QUOTE_CSV),
+            "organisation": w.review.organisation_id,
+            **WORKLOAD_FIELDS,
+            **FACILITY_FIELDS,
+        },
+        200,
+        changes_state=False,
     ),
     "api_review_create": Case(
         "account_team",
@@ -294,6 +320,8 @@ def test_every_state_changing_url_has_a_case():
         "review:preview",
         "review:revise",
         "reports:request",
+        "review:publish",
+        "quotes:finance_preview",
         "api:review_create",
         "quotes:line_confirm",
         "quotes:lines_submit",

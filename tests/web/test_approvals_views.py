@@ -147,6 +147,11 @@ def test_publishing_needs_finance_approval_and_shows_the_customer_a_frozen_copy(
     )
     flagged.refresh_from_db()
     assert flagged.version == 3 and flagged.published_version == 2
+    # 5,000 with no finding: no longer needs Finance, so CLEAR, but the approval it had is
+    # named in the history as set aside.
+    assert flagged.status == ReviewStatus.CLEAR
+    saved = AuditEvent.objects.get(review=flagged, action="save")
+    assert saved.previous_decision.endswith(": Fine")
     frozen = customer.get(detail(flagged)).content.decode()
     assert "USD 515,000.00" in frozen and "USD 5,000.00" not in frozen
     internal = clients["account_team"].get(detail(flagged)).content.decode()
@@ -191,3 +196,34 @@ def test_the_upload_page_says_why_it_will_go_to_finance(clients, demo, catalog_d
     assert Review.objects.count() == 0  # a preview stores nothing
     empty = clients["account_team"].post("/quotes/upload/finance/", {})
     assert "Choose the file, the customer, the load and the room" in empty.content.decode()
+
+
+def test_a_review_back_with_finance_shows_the_decision_set_aside(
+    clients, flagged, people, monkeypatch
+):
+    from apps.review.workflow import review_decide
+
+    approved = review_decide(
+        review_id=flagged.pk,
+        expected_version=1,
+        action="approve",
+        reason="Budgeted for Q1",
+        actor=people["finance"],
+    )
+    longer = Workload.model_validate(approved.workload).model_copy(
+        update={"context_tokens": 131_072}
+    )
+    same_findings = report_make()  # only the load moves
+    monkeypatch.setattr("apps.review.services.review_report", lambda **_: same_findings)
+    saved = review_rerun(
+        review=approved,
+        workload=longer,
+        facility=Facility.model_validate(approved.facility),
+        user=people["account"],
+    )
+    assert saved.status == ReviewStatus.PENDING
+    page = clients["finance"].get(detail(saved)).content.decode()
+    assert 'id="set-aside"' in page
+    assert "The previous decision, set aside: Approved by finance on " in page
+    assert "Budgeted for Q1" in page
+    assert "load context_tokens: " in page and "→ 131072" in page

@@ -82,6 +82,15 @@ def money_line(review: Review) -> str:
     return spend.shown(locale)
 
 
+def _set_aside(review: Review) -> str:
+    """The decision the newest save set aside, while the review waits for a new one:
+    "Approved by finance on 2026-12-01: Budgeted for Q1" ("" when none)."""
+    if review.status != ReviewStatus.PENDING:
+        return ""
+    event = review.events.exclude(previous_decision="").order_by("-created_at", "-id").first()
+    return event.previous_decision if event else ""
+
+
 def _history(review: Review) -> list[dict[str, Any]]:
     """The decision history panel: every audit event, what moved and the decision it set
     aside (internal roles only)."""
@@ -192,6 +201,7 @@ def review_context(
     if internal:
         # Lazy (the template calls it): read only where the full page shows the history.
         context["history"] = functools.partial(_history, review)
+        context["set_aside"] = functools.partial(_set_aside, review)
         # Lazy: read only where the full page shows the trail, never for the results partial.
         context["line_history"] = QuoteLineCorrection.objects.filter(
             quote_line__quote_id=review.quote_id
