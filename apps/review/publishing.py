@@ -62,6 +62,10 @@ def review_as_published(review: Review) -> Review:
     frozen.facilities_level = pressure.get("facilities", {}).get("level", review.facilities_level)
     frozen.currency = (quote.get("currency") or "").upper()
     frozen.total = Decimal(str(quote["total"])) if quote.get("total") is not None else None
+    if frozen.total is None or frozen.currency != review.currency or review.rate is None:
+        frozen.converted_total = None
+    else:  # the published total at the review's rate (the same one unless the money moved)
+        frozen.converted_total = (frozen.total * review.rate).quantize(Decimal("0.01"))
     if review.published_at is not None:
         frozen.updated_at = review.published_at
     return frozen

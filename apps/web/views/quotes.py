@@ -154,6 +154,8 @@ def line_confirm(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 workload=Workload.model_validate(review.workload),
                 facility=Facility.model_validate(review.facility),
                 user=request.user,
+                action="confirm",
+                resubmits=False,  # confirming a reading is not the resubmission Finance asked for
             )
     except ReviewChanged:
         return HttpResponse("Quote changed: reload the review.", status=409)
