@@ -49,7 +49,8 @@ def _send(
 
 
 def _review_link(review: Review) -> str:
-    return reverse("review:detail", args=[review.uuid])
+    """The review's address: absolute when settings.SITE_URL names the site."""
+    return f"{settings.SITE_URL}{reverse('review:detail', args=[review.uuid])}"
 
 
 def _title(review: Review) -> str:

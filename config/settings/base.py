@@ -198,3 +198,6 @@ LOGGING = {
 # sends through SMTP configured from the environment (config/settings/production.py).
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Rightsize <rightsize@localhost>")
+#: Where the site is served, for links in emails ("https://rightsize.example.com"); blank in
+#: development, where links are relative.
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
