@@ -16,6 +16,7 @@ urlpatterns = [
     path("reviews/", site_views.review_list, name="review_list"),
     path("reviews/", include("apps.web.urls.review")),
     path("reports/", include("apps.web.urls.reports")),
+    path("settings/", include("apps.web.urls.settings")),
     path("api/", api.urls),
     path("admin/", admin.site.urls),
 ]

@@ -420,7 +420,28 @@ FIELD_MAP = {
 NUM = re.compile(r"^(~)?\s*([0-9.]+)\s*(?:-\s*([0-9.]+))?$")
 LOCAL = ROOT / "fixtures" / "reference"
 #: Extra GPUs (fixtures/reference/gpus.csv), in the file's row order.
-LOCAL_GPU_KEYS = ["rtx-6000-ada", "rtx-pro-5000-laptop", "rtx-pro-5000"]
+LOCAL_GPU_KEYS = [
+    "rtx-6000-ada",
+    "rtx-pro-5000-laptop",
+    "rtx-pro-5000",
+    # mopeds and motorcycles: laptop GPUs, then the non-CUDA engines (unified-memory SoCs)
+    "rtx-5090-laptop",
+    "rtx-5080-laptop",
+    "rtx-5070-ti-laptop",
+    "rtx-5070-laptop",
+    "rtx-pro-4000-laptop",
+    "rtx-pro-3000-laptop",
+    "rtx-pro-2000-laptop",
+    "rtx-pro-1000-laptop",
+    "rtx-pro-500-laptop",
+    "apple-m4-pro",
+    "apple-m4-max",
+    "apple-m3-ultra",
+    "ryzen-ai-max-395",
+    "snapdragon-x-elite",
+    "apple-a18-pro",
+    "snapdragon-8-elite",
+]
 #: How the OEM family files name GPUs -> catalog GPU keys.
 GPU_NAMES = {
     "H100 SXM": "h100-sxm",
@@ -440,10 +461,14 @@ GPU_NAMES = {
     "RTX PRO 6000 Blackwell Server": "rtx-pro-6000-server",
     "RTX PRO 6000 Blackwell Max-Q": "rtx-pro-6000-maxq",
     "RTX 6000 Ada": "rtx-6000-ada",
+    "Snapdragon X Elite": "snapdragon-x-elite",
+    "Apple A18 Pro": "apple-a18-pro",
+    "Snapdragon 8 Elite": "snapdragon-8-elite",
 }
 OEM_FILES = (
     "oem_systems_dell_hpe_lenovo_cisco.csv",
     "oem_systems_supermicro_gigabyte_asus_hp_builders.csv",
+    "mobile_systems.csv",  # laptops, Macs, Copilot+ PCs, phones
 )
 #: Aliases in the family files that name something else on a quote (a rack, a GPU board
 #: feature code) or a different class of system: not used for matching.
@@ -627,6 +652,7 @@ def families_from_csv(paths: list[Path]) -> list[tuple[dict, list[str]]]:
     for path in paths:
         for row in csv.DictReader(path.open(encoding="utf-8")):
             if row["form_factor"] not in (
+                "phone",
                 "laptop",
                 "desktop",
                 "workstation",
@@ -805,6 +831,28 @@ def peaks_from_csv(path: Path, systems: list[dict]) -> None:
         }
 
 
+#: The network between GB10 desktops: each has a ConnectX-7 with two 200 GbE QSFP ports, so two
+#: Sparks cabled together are two hosts over the network, not one NVLink domain.
+SCALE_OUT = {
+    "raw": "200 Gb/s ConnectX-7",
+    "verified": True,
+    "source": "https://www.servethehome.com/the-nvidia-gb10-connectx-7-200gbe-networking-is-really-"
+    "different ('a 200Gbps ConnectX-7 part'; measured 'around 160-198Gbps out of two ports' with "
+    "iperf3 and jumbo frames)|https://dgx-spark.warehack.ing/how-to/connect-two-sparks/ (direct "
+    "QSFP cable between the two CX-7 200GbE ports, RoCE)",
+}
+
+
+def scale_out_add(systems: list[dict]) -> None:
+    """Every GB10 desktop (DGX Spark and the OEM twins) learns its ConnectX-7 link."""
+    for system in systems:
+        gb10 = system.get("gpu") == "gb10" or (
+            system.get("gpu_kind") == "fixed" and "GB10" in system.get("supported_gpus", ())
+        )
+        if gb10:
+            system.setdefault("figures", {})["scale_out_gbps"] = dict(SCALE_OUT)
+
+
 def build(reference: Path) -> dict:
     rows = list(csv.DictReader((reference / "hardware.csv").open(encoding="utf-8")))
     gpu_rows = [r for r in rows if r["kind"] == "gpu"]
@@ -871,6 +919,7 @@ def build(reference: Path) -> dict:
         if free:
             all_parts.append((vendor, free[0], kind, key, gpu, bridge, free[1:]))
     peaks_from_csv(LOCAL / "power_peaks.csv", systems)
+    scale_out_add(systems)
     vendors = sorted(
         {p[0] for p in all_parts} | {g["vendor"] for g in gpus} | {s["vendor"] for s in systems}
     )

@@ -82,6 +82,12 @@ class GpuSpec(Sourced):
     cpu_arch: Literal["x86", "arm", ""] = ""
 
     @property
+    def is_cuda(self) -> bool:
+        """NVIDIA's engines run CUDA; Apple silicon, AMD's Strix Halo and the phone and
+        Copilot+ SoCs do not (Metal, ROCm, NPUs): their containers and stack differ."""
+        return self.vendor.startswith("NVIDIA")  # "NVIDIA / MediaTek" builds the GB10
+
+    @property
     def best_fp64_tflops(self) -> float:
         """The FP64 rate an HPC code can reach: the tensor rate when there is one."""
         return max(self.fp64_tensor_tflops or 0.0, self.fp64_tflops or 0.0)
@@ -126,6 +132,24 @@ class SystemSpec(Sourced):
     @property
     def is_chassis(self) -> bool:
         return self.gpu is None
+
+    @property
+    def scale_out_gbps(self) -> float | None:
+        """The network port a host reaches its neighbours with, where the catalog sources
+        one (a DGX Spark's ConnectX-7: 200 Gb/s); kept in `figures` with its source."""
+        figure = self.figures.get("scale_out_gbps")
+        found = re.match(r"~?\s*(\d+(?:\.\d+)?)", figure.raw) if figure is not None else None
+        return float(found.group(1)) if found else None
+
+    @property
+    def scale_out_link(self) -> str | None:
+        """The port as the catalog writes it: "ConnectX-7, 200 Gb/s"."""
+        figure = self.figures.get("scale_out_gbps")
+        if figure is None or self.scale_out_gbps is None:
+            return None
+        name = re.sub(r"^~?\s*\d+(?:\.\d+)?\s*(?:Gb/s)?\s*", "", figure.raw).strip(" ,()")
+        speed = f"{self.scale_out_gbps:g} Gb/s"
+        return f"{name}, {speed}" if name else speed
 
 
 class PartSpec(BaseModel):

@@ -58,10 +58,12 @@ def quote_intake(
     mappings: Mapping[str, PartRef] | None = None,
     delimiter: str | None = None,
     corrections: Mapping[int, LineCorrection] | None = None,
+    sheet: str | None = None,
 ) -> QuoteIntake:
-    """Parse, match and read a quote file. Raises ``QuoteParseError`` for a file we cannot
-    read (the message names the file, row and column)."""
-    parsed = parse_upload(data, filename, delimiter=delimiter)
+    """Parse, match and read a quote file (``sheet``: the workbook sheet the person chose).
+    Raises ``QuoteParseError`` for a file we cannot read (the message names the file, row and
+    column), ``SheetChoiceNeeded`` when two sheets look like quotes and none was named."""
+    parsed = parse_upload(data, filename, delimiter=delimiter, sheet=sheet)
     return quote_intake_parsed(parsed, catalog, mappings=mappings, corrections=corrections)
 
 

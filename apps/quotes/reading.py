@@ -44,9 +44,19 @@ Decision = Literal["per_system", "totals", "none", "ambiguous"]
 
 #: Power a GPU server draws beside its GPUs when the catalog does not know the chassis: CPUs,
 #: memory, NICs, fans (an estimate, marked unverified).
-PLATFORM_OVERHEAD_KW = {"server": 2.0, "workstation": 0.5, "laptop": 0.1, "rack": 20.0}
+PLATFORM_OVERHEAD_KW = {
+    "server": 2.0,
+    "workstation": 0.5,
+    "laptop": 0.1,
+    "phone": 0.01,
+    "rack": 20.0,
+}
 #: How many GPUs one chassis can hold when the catalog does not say.
 DEFAULT_MAX_GPUS = 10
+#: Forms one person carries: one engine each, never an NVLink neighbour.
+PERSONAL_FORMS = ("laptop", "phone")
+#: The memory a unified-memory machine is configured with: "48GB unified memory".
+_UNIFIED_GB = re.compile(r"\b(\d{1,3})\s*GB\s+(?:of\s+)?unified\b", re.IGNORECASE)
 
 # ---------------------------------------------------------------------------------------------
 # Words of a line's head. Each set is a category of head noun; the head is read from its last
@@ -281,10 +291,27 @@ _GPU_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"rtx\s*pro\s*6000", "rtx-pro-6000"),
     (r"rtx\s*pro\s*5000[^,;]*?laptop", "rtx-pro-5000-laptop"),
     (r"rtx\s*pro\s*5000", "rtx-pro-5000"),
+    # laptop GPUs: a line that says "laptop" names the laptop part; one that does not is
+    # read as the laptop part when it sits in a laptop (`_gpu_spec`)
+    (r"rtx\s*pro\s*([1-4]000|500)\b[^,;]*?laptop", r"rtx-pro-\1-laptop"),
+    (r"rtx\s*pro\s*([1-4]000|500)\b", r"rtx-pro-\1"),
+    (r"rtx\s*5070\s*ti\b[^,;]*?laptop", "rtx-5070-ti-laptop"),
+    (r"rtx\s*5070\s*ti\b", "rtx-5070-ti"),
+    (r"rtx\s*(50[5-9]0)\b[^,;]*?laptop", r"rtx-\1-laptop"),
+    (r"rtx\s*(50[5-9]0)\b", r"rtx-\1"),
+    # non-CUDA engines: Apple silicon, Strix Halo, Copilot+ and phone SoCs
+    (r"\bm4\s*max\b", "apple-m4-max"),
+    (r"\bm4\s*pro\b", "apple-m4-pro"),
+    (r"\bm3\s*ultra\b", "apple-m3-ultra"),
+    (r"ryzen\s*ai\s*max\+?\s*(?:pro\s*)?395\b", "ryzen-ai-max-395"),
+    (r"snapdragon\s*x\s*elite", "snapdragon-x-elite"),
+    (r"snapdragon\s*8\s*elite", "snapdragon-8-elite"),
+    (r"\ba18\s*pro\b", "apple-a18-pro"),
     (r"rtx\s*6000\s*ada", "rtx-6000-ada"),
     (r"\bgb300\b", "gb300"),
     (r"\bgb200\b", "gb200"),
     (r"\bgb10\b", "gb10"),
+    (r"\brubin\b", "rubin"),  # "Vera Rubin NVL72 rack", "HGX Rubin NVL8"
     (r"\bh200\s*nvl\b", "h200-nvl"),
     (r"\bh100\s*nvl\b", "h100-nvl"),
     (r"\bh200\b", "h200-sxm"),
@@ -400,8 +427,9 @@ def gpu_mention(text: str) -> GpuMention | None:
     h200-sxm × 8 on a board; "NVIDIA L4 x 6" → l4 × 6; "2x GB200 Superchip" → 4 GPUs."""
     key = None
     for pattern, gpu_key in _GPU_RES:
-        if pattern.search(text):
-            key = gpu_key
+        found_name = pattern.search(text)
+        if found_name:
+            key = found_name.expand(gpu_key)  # "rtx-pro-\1-laptop" → "rtx-pro-2000-laptop"
             break
     if key is None:
         return None
@@ -980,6 +1008,8 @@ def _system_quantity(system: Row, rows: list[Row]) -> int:
 def _gpu_spec(key: str, catalog: CatalogSnapshot, form: str) -> GpuSpec | None:
     if key == "rtx-pro-6000":
         key = "rtx-pro-6000-server" if form == "server" else "rtx-pro-6000-ws"
+    if form == "laptop" and not key.endswith("-laptop") and f"{key}-laptop" in catalog.gpu_by_key:
+        key = f"{key}-laptop"  # "RTX PRO 5000 Blackwell" in a laptop is the laptop GPU
     return catalog.gpu_by_key.get(key)
 
 
@@ -987,8 +1017,8 @@ def _system_form(system: Row, spec: SystemSpec | None) -> str:
     if spec is not None:
         if spec.form_factor in ("workstation", "desktop"):
             return "workstation"
-        if spec.form_factor == "laptop":
-            return "laptop"
+        if spec.form_factor in ("laptop", "phone"):
+            return spec.form_factor
         if spec.form_factor == "rack_nvl72":
             return "rack"
         return "server"
@@ -997,6 +1027,8 @@ def _system_form(system: Row, spec: SystemSpec | None) -> str:
         return "workstation"
     if words & {"laptop", "notebook", "macbook"}:
         return "laptop"
+    if words & {"phone", "smartphone", "iphone"}:
+        return "phone"
     if "nvl72" in words or "rack-scale" in system.text.casefold():
         return "rack"
     return "server"
@@ -1087,6 +1119,10 @@ def _read_system(
         gpus = system.gpu.count or (spec.gpu_count if spec and spec.gpu == gpu_key else 0)
         if not gpus and spec is not None and spec.gpu_count:
             gpus = spec.gpu_count
+        if not gpus and ((spec is not None and spec.max_gpus == 1) or form in PERSONAL_FORMS):
+            # a configured laptop (or a one-GPU system) carries the one GPU its line names:
+            # "Dell Pro Max 16 Plus ..., NVIDIA RTX PRO 5000 Blackwell 24GB laptop GPU"
+            gpus = 1
         if system.gpu.board or (spec is not None and spec.nvlink_domain_gpus > 1):
             domain = spec.nvlink_domain_gpus if spec and spec.nvlink_domain_gpus > 1 else gpus
     elif spec is not None and spec.gpu:
@@ -1176,8 +1212,8 @@ def _form_factor(reading: SystemReading) -> str:
     form = _system_form(reading.row, None)
     if form == "workstation":
         return "workstation"
-    if form == "laptop":
-        return "laptop"
+    if form in PERSONAL_FORMS:
+        return form
     if form == "rack":
         return "rack_nvl72"
     if reading.gpu is not None and reading.nvlink_domain_gpus >= 8:
@@ -1216,6 +1252,9 @@ def _quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
         power = round(overhead + n * gpu.tdp_w_max / 1000, 3)
         typical = round(overhead + n * gpu.tdp_w_typical / 1000, 3)
         sources["power_kw"] = "estimate"
+    memory = _configured_memory_gb(reading)
+    if memory is not None:
+        sources["gpu_memory_gb"] = "quote"
     weight = spec.weight_lb if spec is not None else None
     rack_units = spec.rack_units if spec is not None else None
     if weight is not None:
@@ -1243,6 +1282,7 @@ def _quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
         gpu_key=gpu.key if gpu else None,
         gpus_per_system=n,
         nvlink_domain_gpus=reading.nvlink_domain_gpus,
+        gpu_memory_gb=memory,
         power_kw=power,
         power_typical_kw=typical,
         weight_lb=weight,
@@ -1254,6 +1294,19 @@ def _quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
         lines=reading.lines,
         figure_sources=sources,
     )
+
+
+def _configured_memory_gb(reading: SystemReading) -> float | None:
+    """The unified memory a non-CUDA machine's line configures ("M4 Max ... 48GB unified
+    memory" → 48), when it is below the chip's maximum; None for every other engine."""
+    gpu = reading.gpu
+    if gpu is None or gpu.is_cuda:
+        return None
+    for text in (reading.row.text, *(m.text for m in reading.members)):
+        found = _UNIFIED_GB.search(text)
+        if found and 0 < float(found.group(1)) <= gpu.memory_gb:
+            return float(found.group(1))
+    return None
 
 
 def _system_name(text: str, spec: SystemSpec | None) -> str:

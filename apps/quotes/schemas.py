@@ -110,6 +110,9 @@ class QuotedSystem(BaseModel):
     gpu_key: str | None = None  # catalog GpuSpec.key
     gpus_per_system: int = 0
     nvlink_domain_gpus: int = 1
+    #: Memory of each engine as the line configures it, where the catalog's is a maximum: a
+    #: MacBook Pro "M4 Max ... 48GB unified memory" holds 48 GB, not the chip's 128.
+    gpu_memory_gb: float | None = None
     power_kw: float | None = None  # maximum draw per system (what breakers are sized for)
     power_typical_kw: float | None = None
     weight_lb: float | None = None

@@ -38,7 +38,7 @@ from apps.quotes.models import (
     VendorLineCorrection,
     VendorPartMapping,
 )
-from apps.quotes.parsing import ParsedQuote, QuoteParseError, parse_upload
+from apps.quotes.parsing import ParsedQuote, QuoteParseError, SheetChoiceNeeded, parse_upload
 from apps.quotes.parsing.detect import type_detect
 from apps.quotes.schemas import LineCorrection
 from apps.quotes.selectors import (
@@ -96,10 +96,14 @@ def quote_read(
     previous: Quote | None = None,
     delimiter: str | None = None,
     catalog: CatalogSnapshot | None = None,
+    sheet: str | None = None,
 ) -> QuoteRead:
     """Keep the original under ``uploads/<sha256>``, parse it once and match it. A file that
     cannot be read as a quote is recorded (REJECTED, NEEDS_MANUAL or ERROR, the original kept)
-    and its error raised; see the module doc."""
+    and its error raised; see the module doc. Two sheets that both look like quotes are a
+    question, not a refusal: ``SheetChoiceNeeded`` is raised with nothing recorded but the
+    original (its ``sha256`` set), and the caller asks which sheet and reads again with
+    ``sheet``."""
     display = display_name_clean(filename)
     if previous is not None and previous.organisation_id != organisation.pk:
         raise QuoteRevisionError("a revision must belong to the same organisation")
@@ -122,7 +126,11 @@ def quote_read(
         "previous": previous,
     }
     try:
-        parsed = parse_upload(data, display, delimiter=delimiter)
+        parsed = parse_upload(data, display, delimiter=delimiter, sheet=sheet)
+    except SheetChoiceNeeded as error:
+        error.quote = None
+        error.sha256 = sha256
+        raise
     except QuoteParseError as error:
         status = QuoteStatus.NEEDS_MANUAL if error.needs_manual else QuoteStatus.REJECTED
         error.quote = _quote_record(source, base, status=status, parse_error=str(error))
@@ -160,6 +168,7 @@ def quote_upload(
     previous: Quote | None = None,
     delimiter: str | None = None,
     catalog: CatalogSnapshot | None = None,
+    sheet: str | None = None,
 ) -> Quote:
     """Read an upload and record the quote and its lines in one transaction. ``previous``
     makes this a revision: version + 1, linked to the newest version of that quote (nothing is
@@ -172,6 +181,7 @@ def quote_upload(
         previous=previous,
         delimiter=delimiter,
         catalog=catalog,
+        sheet=sheet,
     )
     return quote_record(read=read)
 

@@ -104,6 +104,12 @@ def vehicle_cards(systems: list[QuotedSystem]) -> list[VehicleCard]:
         domain = system.nvlink_domain_gpus or 1
         if system.gpus_per_system == 0:
             sentence = "No GPUs: a chassis waiting for engines."
+        elif system.gpus_per_system == 1 and system.quantity > 1:
+            # two cabled Sparks, ten laptops: each its own host, never one NVLink domain
+            sentence = (
+                f"One GPU in each of {system.quantity}: {system.quantity} separate hosts, "
+                "no NVLink between them."
+            )
         elif system.gpus_per_system == 1:
             sentence = "One GPU: the whole job rides on one engine."
         elif domain <= 1:

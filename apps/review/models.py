@@ -199,3 +199,47 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.subject}"
+
+
+class SavedComparison(models.Model):
+    """A comparison someone kept: a name, the reviews in the order they were given, who, when.
+
+    Nothing of the result is stored: the page and the PDF rank the reviews' stored reports
+    again, so a saved comparison always says what the reviews say. Who may open it follows its
+    reviews: the internal roles, and only when every review is one they may see.
+    """
+
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    name = models.CharField(max_length=200)
+    reviews = models.ManyToManyField(
+        Review, through="SavedComparisonReview", related_name="saved_comparisons"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="saved_comparisons"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SavedComparisonReview(models.Model):
+    """One review in a saved comparison, at its place (1 is the first column)."""
+
+    comparison = models.ForeignKey(SavedComparison, on_delete=models.CASCADE, related_name="items")
+    review = models.ForeignKey(Review, on_delete=models.PROTECT, related_name="+")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["comparison", "review"], name="saved_comparison_review_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.comparison} #{self.position}"

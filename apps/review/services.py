@@ -42,6 +42,7 @@ from apps.review.models import AuditEvent, Review, ReviewStatus
 from apps.review.money import convert, finance_lines_for, spend_of
 from apps.review.notifications import notify_finance
 from apps.review.pipeline import review_of_intake
+from apps.review.webhooks import ReviewEvent, emit_review_event
 from apps.sites.access import role_of
 
 if TYPE_CHECKING:
@@ -104,6 +105,7 @@ def review_upload(
     workload: Workload,
     facility: Facility,
     delimiter: str | None = None,
+    sheet: str | None = None,
 ) -> Review:
     """Upload → first review, the one path the upload page, the API and the demo seed share.
 
@@ -120,6 +122,7 @@ def review_upload(
         uploaded_by=uploaded_by,
         delimiter=delimiter,
         catalog=catalog,
+        sheet=sheet,
     )
     report = review_report(
         intake=read.intake, workload=workload, facility=facility, catalog=catalog
@@ -388,8 +391,8 @@ def review_store(
     status: ReviewStatus | None = None,
 ) -> Review:
     """Keep an already computed report (the API and the demo seed compute it themselves):
-    PENDING when the Finance rule names a reason, else CLEAR. Finance is told of a PENDING one
-    once the transaction commits."""
+    PENDING when the Finance rule names a reason, else CLEAR. A review that goes to Finance is
+    announced to webhooks ("review.flagged") and Finance is told once the transaction commits."""
     fields = _review_fields(report, quote.organisation, workload, facility)
     status = status or (ReviewStatus.PENDING if fields["needs_finance"] else ReviewStatus.CLEAR)
     review = Review.objects.create(
@@ -401,7 +404,8 @@ def review_store(
         created_by=created_by,
         **fields,
     )
-    if status == ReviewStatus.PENDING:
+    if review.status == ReviewStatus.PENDING:
+        emit_review_event(review, ReviewEvent.FLAGGED)
         transaction.on_commit(lambda: _after_needs_finance(review.pk))
     return review
 
@@ -474,9 +478,13 @@ def review_rerun(
             changes=changes,
             previous_decision=previous_decision(current) if current.status in DECIDED else "",
         )
+        rerun = Review.objects.select_related("quote__source_file", "organisation").get(
+            pk=review.pk
+        )
         if new_status == ReviewStatus.PENDING and current.status != ReviewStatus.PENDING:
+            emit_review_event(rerun, ReviewEvent.FLAGGED)  # back to Finance: announce it
             transaction.on_commit(lambda: _after_needs_finance(review.pk))
-    return Review.objects.select_related("quote__source_file", "organisation").get(pk=review.pk)
+    return rerun
 
 
 def review_revise(

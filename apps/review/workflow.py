@@ -21,6 +21,7 @@ from django.utils import timezone
 from apps.review.models import AuditEvent, Review, ReviewStatus
 from apps.review.notifications import notify_account_team, notify_finance
 from apps.review.services import ReasonRequired, ReviewChanged
+from apps.review.webhooks import ReviewEvent, emit_review_event
 from apps.sites.access import role_of
 from apps.sites.models import Role
 
@@ -121,7 +122,7 @@ def review_decide(
         ).update(status=to_status, version=F("version") + 1, updated_at=timezone.now())
         if updated != 1:
             raise ReviewChanged("Quote changed: someone else decided first.")
-        AuditEvent.objects.create(
+        decision = AuditEvent.objects.create(
             review=review,
             actor=actor,
             role=role.value,
@@ -132,16 +133,20 @@ def review_decide(
             version=review.quote.version,
             file_sha256=review.quote.source_file.sha256,
         )
-    review.refresh_from_db()
+        review.refresh_from_db()
+        # Queued in the same transaction, sent after it commits: a rolled-back decision
+        # announces nothing. A resubmission puts the review back in front of Finance.
+        if to_status == ReviewStatus.PENDING:
+            emit_review_event(review, ReviewEvent.FLAGGED)
+        else:
+            emit_review_event(review, ReviewEvent.DECIDED, decision=decision)
     _after_decision(review, action=action, reason=reason, actor=actor)
     return review
 
 
 def _after_decision(review: Review, *, action: Action, reason: str, actor: User) -> None:
-    """After a decision has committed: tell the people it concerns.
-
-    Webhooks go here too: `emit_review_event(review, "decided")` (apps.review.webhooks).
-    """
+    """After a decision has committed: tell the people it concerns (the inbox and email;
+    the webhooks were queued with the decision, above)."""
     if action == Action.RESUBMIT:
         notify_finance(review)
     else:

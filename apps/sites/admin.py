@@ -1,6 +1,7 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
-from apps.sites.models import Membership, Organisation, SavedFacility, SavedWorkload
+from apps.sites.models import ApiToken, Membership, Organisation, SavedFacility, SavedWorkload
 
 
 @admin.register(Organisation)
@@ -18,3 +19,24 @@ class MembershipAdmin(admin.ModelAdmin):
 
 admin.site.register(SavedWorkload)
 admin.site.register(SavedFacility)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Tokens are made by their owners on /settings/tokens/; here they are seen and revoked."""
+
+    list_display = ["name", "prefix", "user", "organisation", "role", "created_at", "revoked_at"]
+    list_filter = ["role", "organisation"]
+    readonly_fields = [
+        "user",
+        "organisation",
+        "role",
+        "prefix",
+        "token_sha256",
+        "created_at",
+        "last_used_at",
+    ]
+    fields = [*readonly_fields[:5], "name", "created_at", "last_used_at", "revoked_at"]
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False

@@ -46,9 +46,18 @@ def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
+def api_error_body(request: HttpRequest, message: str, status: int) -> dict[str, object]:
+    """The API's error JSON: `{"error": "…"}` on the unversioned paths, and on /api/v1/
+    `{"error": {"code", "message", "problems": []}}` (the code is the status's phrase)."""
+    if request.path.startswith("/api/v1/"):
+        code = HTTPStatus(status).phrase.lower().replace(" ", "_").replace("-", "_")
+        return {"error": {"code": code, "message": message, "problems": []}}
+    return {"error": message}
+
+
 def _refusal(request: HttpRequest, message: str, status: int) -> HttpResponse:
     if _is_api(request):
-        return JsonResponse({"error": message}, status=status)
+        return JsonResponse(api_error_body(request, message, status), status=status)
     body = f"<!doctype html><title>Refused</title><p role='alert'>{escape(message)}</p>"
     return HttpResponse(body, status=status, content_type="text/html; charset=utf-8")
 
@@ -113,7 +122,9 @@ class ApiJsonErrorsMiddleware:
             and not str(response.get("Content-Type", "")).startswith("application/json")
         ):
             phrase = HTTPStatus(response.status_code).phrase.lower()
-            rewritten = JsonResponse({"error": phrase}, status=response.status_code)
+            rewritten = JsonResponse(
+                api_error_body(request, phrase, response.status_code), status=response.status_code
+            )
             if "Retry-After" in response:
                 rewritten["Retry-After"] = response["Retry-After"]
             return rewritten

@@ -127,3 +127,33 @@ class SavedFacility(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class ApiToken(models.Model):
+    """A person's key to the JSON API, kept only as its SHA-256: the token itself is shown
+    once, when it is made. It acts with its owner's organisation and role as they were when it
+    was made; a changed membership, a deactivated user or a revocation ends it (401)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    organisation = models.ForeignKey(
+        Organisation, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices)
+    name = models.CharField(max_length=100, help_text="What the token is for, e.g. 'CRM sync'.")
+    prefix = models.CharField(max_length=12, help_text="The token's first characters, shown.")
+    token_sha256 = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…, {self.user})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None

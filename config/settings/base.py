@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "apps.sites",
     "apps.catalog",
     "apps.quotes",
+    "apps.webhooks",
     "apps.review",
     "apps.reports",
     "ninja",

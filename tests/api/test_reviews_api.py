@@ -171,11 +171,14 @@ def test_post_without_csrf_token_is_403(demo, engine):
 
 
 def test_openapi_schema_describes_both_operations(clients):
+    """The two first operations are still there (as deprecated aliases), beside /api/v1/."""
     response = clients["finance"].get("/api/openapi.json")
     assert response.status_code == 200
     schema = response.json()
-    assert set(schema["paths"]) == {"/api/reviews", "/api/reviews/{review_uuid}"}
+    legacy = {p for p in schema["paths"] if not p.startswith("/api/v1/")}
+    assert legacy == {"/api/reviews", "/api/reviews/{review_uuid}"}
     post = schema["paths"]["/api/reviews"]["post"]
+    assert post["deprecated"] is True
     assert set(post["responses"]) == {"201", "400", "403", "413"}
     assert "ReviewReport" in schema["components"]["schemas"]
 
@@ -284,3 +287,33 @@ def test_a_config_json_model_and_a_did_you_mean(clients, engine, demo):
     response = _post(clients["account_team"], workload=near)
     assert response.status_code == 400
     assert "did you mean Qwen3-32B" in response.json()["error"]
+
+
+def test_two_quote_sheets_answer_400_listing_them_then_sheet_picks_one(clients, demo, catalog_db):
+    from tests.fixtures.sheets import two_quote_sheets_xlsx
+
+    def book() -> SimpleUploadedFile:
+        return SimpleUploadedFile("options.xlsx", two_quote_sheets_xlsx())
+
+    response = _post(clients["account_team"], file=book())
+    assert response.status_code == 400
+    body = response.json()
+    assert body["error"] == (
+        "options.xlsx: 2 sheets look like quotes ('Option A', 'Option B'); say which sheet "
+        "holds the quote: post again with 'sheet' naming one"
+    )
+    assert [(s["name"], s["rows"], s["first_lines"][0]) for s in body["sheets"]] == [
+        ("Option A", 2, "NVIDIA DGX B200 8x B200 1440GB"),
+        ("Option B", 1, "Supermicro SYS-521GE-TNRT 4x NVIDIA L40S 48GB"),
+    ]
+    assert (Quote.objects.count(), Review.objects.count()) == (0, 0)  # a question, no record
+
+    response = _post(clients["account_team"], file=book(), sheet="Option A")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    # Option A: the DGX B200 at 515,000 and a support line at 0
+    assert [(s["sku"], s["quantity"]) for s in body["systems"]] == [("dgx-b200", 1)]
+    assert body["quote"]["total"] == "515000.00"
+    response = _post(clients["account_team"], file=book(), sheet="Nope")
+    assert response.status_code == 400
+    assert "there is no sheet 'Nope' in the workbook" in response.json()["error"]

@@ -536,3 +536,31 @@ def test_a_near_miss_says_did_you_mean(tmp_path):
     code, out, err = run(str(SPARK / "quote.csv"), "--workload", path, "--facility", "office-15a")
     assert (code, out) == (2, "")
     assert "did you mean Qwen3-32B" in one_error_line(err)
+
+
+def test_two_quote_sheets_exit_2_naming_them_and_sheet_picks_one(tmp_path):
+    from tests.fixtures.sheets import two_quote_sheets_xlsx
+
+    book = tmp_path / "options.xlsx"
+    book.write_bytes(two_quote_sheets_xlsx())
+    args = [str(book), *example(VANS)[1:], "--format", "json"]
+    code, out, err = run(*args)
+    line = one_error_line(err)
+    assert (code, out) == (2, "")
+    assert line.startswith(
+        "error: options.xlsx: 2 sheets look like quotes ('Option A', 'Option B'); say which "
+        "sheet holds the quote: run again with --sheet NAME: 'Option A' (2 rows under Part "
+        "Number | Description | Qty | Unit Price | Extended Price: NVIDIA DGX B200"
+    )
+    assert "'Option B' (1 row under" in line
+    code, out, err = run(*args, "--sheet", "Option B")
+    assert (code, err) == (0, "")
+    report = json.loads(out)
+    # Option B: 2 × SYS-521GE-TNRT at $66,000 = $132,000
+    assert [(s["quantity"], s["sku"]) for s in report["systems"]] == [
+        (2, "supermicro-sys-521ge-tnrt")
+    ]
+    assert report["quote"]["total"] == "132000.00"
+    code, _out, err = run(*args, "--sheet", "Option C")
+    assert code == 2
+    assert "there is no sheet 'Option C' in the workbook" in one_error_line(err)

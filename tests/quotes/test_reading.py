@@ -56,7 +56,10 @@ def test_what_a_line_says_it_carries(text: str, key: str, count: int | None, boa
 def test_nics_and_cpus_next_to_gpus_are_not_gpus() -> None:
     assert gpu_mention("UCS C885A M8 Rack - H200 GPU, 8x B3140H, 2x B3240") is not None
     assert gpu_mention("NVIDIA BlueField-3 B3140H SuperNIC") is None
-    assert gpu_mention("Apple MacBook Pro, M4 Max chip with 40-core GPU") is None
+    # issue 21: the Mac's engine is its M4 Max SoC (a non-CUDA engine), and "40-core GPU" is
+    # Apple's GPU cores, never a count of 40 GPUs
+    mac = gpu_mention("Apple MacBook Pro, M4 Max chip with 40-core GPU")
+    assert mac is not None and (mac.key, mac.count) == ("apple-m4-max", None)
 
 
 def test_a_server_name_ending_in_warranty_is_the_server() -> None:

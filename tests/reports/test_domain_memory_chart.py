@@ -55,5 +55,5 @@ def test_training_domain_memory_is_the_whole_job(catalog):
     assert report.sizing.domain_job_memory_gb == report.sizing.job_memory_gb == 512
     chart = _memory_chart(report)
     assert "Biggest job against one NVLink domain" in chart.svg
-    # 512 GB of a 1,440 GB domain (8 x 180 GB) = 35.6 %
-    assert re.search(r"35\.6\s*%", chart.svg)
+    # 512 GB of a 1,546.2 GB domain (8 x 180 GiB = 8 x 193.27 GB, HBM is binary) = 33.1 %
+    assert re.search(r"33\.1\s*%", chart.svg)

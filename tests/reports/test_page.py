@@ -77,6 +77,8 @@ def test_vehicle_cards_say_what_the_drawing_shows():
     (card,) = page.vehicle_cards([spark])
     assert card.power_text == "240 W each"  # 0.24 kW × 1,000
     assert card.domain_sentence == "One GPU: the whole job rides on one engine."
+    (card,) = page.vehicle_cards([spark.model_copy(update={"quantity": 2})])
+    assert card.domain_sentence == "One GPU in each of 2: 2 separate hosts, no NVLink between them."
 
 
 def test_metrics_carry_their_units():

@@ -22,7 +22,8 @@ from django.contrib.auth.models import User
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from apps.quotes.models import QuoteLine, VendorLineCorrection
-from apps.review.models import Review
+from apps.review.comparisons import comparison_save
+from apps.review.models import Review, SavedComparison
 from apps.review.publishing import review_publish
 from tests.review.factories import MEMORY_OK, report_make, review_make
 
@@ -37,6 +38,7 @@ class World:
     line: QuoteLine
     remembered: VendorLineCorrection
     published: Review
+    comparison: SavedComparison
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ class Entry:
     kwargs: Callable[[World], dict[str, Any]] = lambda w: {}
     data: Callable[[World], dict[str, Any]] = lambda w: {}
     headers: dict[str, str] = field(default_factory=dict)
+    content_type: str | None = None  # None: a form post; "application/json" for JSON bodies
 
 
 def get(
@@ -109,8 +112,23 @@ def republish(w: World) -> dict[str, Any]:
     return {"version": w.published.version}
 
 
+def saved(w: World) -> dict[str, Any]:
+    return {"uuid": w.comparison.uuid}
+
+
 def decision(w: World) -> dict[str, Any]:
     return {"version": w.review.version, "reason": "Access-matrix decision"}
+
+
+def api_decision(w: World) -> dict[str, Any]:
+    return {"action": "approve", "reason": "Access-matrix decision", "expected_version": 1}
+
+
+def no_token(w: World) -> dict[str, Any]:
+    return {"pk": 999_999}
+
+
+JSON = "application/json"
 
 
 #                      anonymous, customer A, customer B, account team, finance, admin
@@ -152,6 +170,11 @@ MATRIX: dict[str, Entry] = {
     "inbox": get(None, (302, 200, 200, 200, 200, 200)),
     "review:export": get(export_xlsx, (302, 403, 403, 200, 200, 200)),
     "review:compare": get(None, (302, 403, 403, 200, 200, 200)),  # internal roles
+    # Saving with nothing picked is the form's 400; saved comparisons: internal roles only.
+    "review:comparison_save": post(None, (302, 403, 403, 400, 400, 400)),
+    "review:comparisons": get(None, (302, 403, 403, 200, 200, 200)),
+    "review:comparison": get(saved, (302, 403, 403, 200, 200, 200)),
+    "review:comparison_pdf": get(saved, (302, 403, 403, 200, 200, 200)),
     "reports:status": get(review, (302, 404, 404, 200, 200, 200)),
     "reports:request": post(review, (302, 404, 404, 302, 302, 302)),
     "reports:download": get(review, (302, 404, 404, 404, 404, 404)),
@@ -160,6 +183,21 @@ MATRIX: dict[str, Entry] = {
     "api:api-root": get(None, (404, 404, 404, 404, 404, 404)),
     "api:review_create": post(None, (401, 403, 403, 400, 403, 400)),
     "api:review_get": get(review, (401, 404, 404, 200, 200, 200)),
+    # API v1: the same scoping; the PDF was never asked for (404), asking queues it (202).
+    "api:v1_review_create": post(None, (401, 403, 403, 400, 403, 400)),
+    "api:v1_review_list": get(None, (401, 200, 200, 200, 200, 200)),
+    "api:v1_review_get": get(review, (401, 404, 404, 200, 200, 200)),
+    "api:v1_review_pdf": get(review, (401, 404, 404, 404, 404, 404)),
+    "api:v1_review_pdf_request": post(review, (401, 404, 404, 202, 202, 202)),
+    "api:v1_decision_list": get(None, (401, 403, 403, 200, 200, 200)),
+    "api:v1_review_decide": post(
+        review, (401, 403, 403, 403, 201, 201), data=api_decision, content_type=JSON
+    ),
+    "api:v1_catalog": get(None, (401, 200, 200, 200, 200, 200)),
+    "api:v1_organisations": get(None, (401, 200, 200, 200, 200, 200)),
+    "settings:tokens": get(None, (302, 403, 403, 200, 200, 200)),
+    "settings:token_create": post(None, (302, 403, 403, 201, 201, 201)),
+    "settings:token_revoke": post(no_token, (302, 403, 403, 302, 302, 302)),
 }
 
 #: The URLs a customer may reach, on a review published to org A: its customer gets in, org B's
@@ -171,10 +209,20 @@ PUBLISHED_MATRIX: dict[str, Entry] = {
     "reports:download": get(published, (302, 404, 404, 404, 404, 404)),
     "api:review_get": get(published, (401, 200, 404, 200, 200, 200)),
     "review:publish": post(published, (302, 403, 403, 302, 403, 302), data=republish),
+    "api:v1_review_get": get(published, (401, 200, 404, 200, 200, 200)),
+    "api:v1_review_pdf_request": post(published, (401, 202, 404, 202, 202, 202)),
 }
 
+#: With a Bearer token instead of the session, every API URL answers what the token owner's
+#: session gets — except the browser docs and schema, which are for a logged-in browser (302).
+TOKEN_DIFFERENT: dict[str, tuple[int, ...]] = {
+    "api:openapi-json": (302, 302, 302, 302, 302, 302),
+    "api:openapi-view": (302, 302, 302, 302, 302, 302),
+}
+TOKEN_URLS = sorted(n for n in MATRIX if n.startswith("api:"))
 
-NEEDS_CATALOG = {"catalog:system"}
+
+NEEDS_CATALOG = {"catalog:system", "api:v1_catalog"}
 
 
 def _named_urls() -> set[str]:
@@ -219,7 +267,15 @@ def world(demo) -> World:
     )
     review_publish(review_id=clear.pk, expected_version=clear.version, user=account)
     clear.refresh_from_db()
-    return World(review=flagged, line=quote_line, remembered=kept, published=clear)
+    other = review_make(organisation=demo["acme"], user=account)
+    kept_comparison = comparison_save(name="Two quotes", reviews=[flagged, other], user=account)
+    return World(
+        review=flagged,
+        line=quote_line,
+        remembered=kept,
+        published=clear,
+        comparison=kept_comparison,
+    )
 
 
 @pytest.mark.django_db
@@ -230,12 +286,7 @@ def test_access(name, role, world, clients, request):
     if name in NEEDS_CATALOG:
         request.getfixturevalue("catalog_db")
     url = reverse(name, kwargs=entry.kwargs(world))
-    client = clients[role]
-    if entry.method == "GET":
-        response = client.get(url, headers=entry.headers)
-    else:
-        response = client.post(url, entry.data(world), headers=entry.headers)
-    response.close()  # streaming downloads hold their file open until closed
+    response = _send(clients[role], entry, url, world)
     expected = entry.expect[ROLES.index(role)]
     assert response.status_code == expected, f"{role} {entry.method} {url}"
     if response.status_code == 302 and role == "anonymous" and name not in {"logout"}:
@@ -260,6 +311,51 @@ def test_published_matrix_names_real_urls():
     assert {n: len(e.expect) for n, e in PUBLISHED_MATRIX.items() if len(e.expect) != 6} == {}
 
 
+def _send(client: Any, entry: Entry, url: str, world: World, headers: dict[str, str] | None = None):
+    headers = entry.headers | (headers or {})
+    if entry.method == "GET":
+        response = client.get(url, headers=headers)
+    elif entry.content_type == JSON:
+        response = client.post(url, entry.data(world), content_type=JSON, headers=headers)
+    else:
+        response = client.post(url, entry.data(world), headers=headers)
+    response.close()  # streaming downloads hold their file open until closed
+    return response
+
+
+USERNAMES = {
+    "customer": "customer",
+    "other_customer": "globex",
+    "account_team": "account",
+    "finance": "finance",
+    "admin": "admin",
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", TOKEN_URLS)
+def test_access_with_a_token(name, role, world, demo, request):
+    """The matrix again with `Authorization: Bearer <token>` and no session: a token reaches
+    exactly its owner's organisation and role (anonymous: no token at all)."""
+    from django.test import Client
+
+    from apps.sites.tokens import api_token_create
+
+    entry = MATRIX[name]
+    if name in NEEDS_CATALOG:
+        request.getfixturevalue("catalog_db")
+    headers = {}
+    if role != "anonymous":
+        owner = User.objects.get(username=USERNAMES[role])
+        headers = {"Authorization": f"Bearer {api_token_create(user=owner, name='m').secret}"}
+    client = Client(enforce_csrf_checks=True)  # a token needs no CSRF token
+    url = reverse(name, kwargs=entry.kwargs(world))
+    response = _send(client, entry, url, world, headers)
+    expected = TOKEN_DIFFERENT.get(name, entry.expect)[ROLES.index(role)]
+    assert response.status_code == expected, f"{role} token {entry.method} {url}"
+
+
 ADMIN_PROBES = [
     "admin:review_exchangerate_changelist",
     "admin:review_notification_changelist",
@@ -268,6 +364,10 @@ ADMIN_PROBES = [
     "admin:review_review_changelist",
     "admin:auth_user_changelist",
     "admin:sites_membership_add",
+    "admin:sites_apitoken_changelist",
+    "admin:webhooks_webhookendpoint_changelist",
+    "admin:webhooks_webhookendpoint_add",
+    "admin:webhooks_webhookdelivery_changelist",
 ]
 
 

@@ -24,6 +24,8 @@ from apps.quotes.schemas import LineCorrection
 from apps.quotes.services import quote_line_correct
 from apps.review import services
 from apps.review.models import AuditEvent, Review, ReviewStatus
+from apps.sites.models import ApiToken
+from apps.sites.tokens import api_token_create
 from tests.review.factories import report_make, review_make, review_published_as_is
 
 pytestmark = pytest.mark.django_db
@@ -70,6 +72,8 @@ def state(w: World) -> tuple[Any, ...]:
         _report_files(),
         QuoteLineCorrection.objects.count(),
         VendorLineCorrection.objects.filter(removed_at__isnull=True).count(),
+        ApiToken.objects.count(),
+        ApiToken.objects.filter(revoked_at__isnull=True).count(),
     )
 
 
@@ -123,6 +127,11 @@ class Case:
     ok: int
     setup: Callable[[World], None] = lambda w: None
     changes_state: bool = True  # False: a POST that only computes (the what-if preview)
+    json_body: bool = False  # True: the data is sent as application/json
+
+
+def a_token(w: World) -> None:
+    api_token_create(user=User.objects.get(username="finance"), name="CSRF test")
 
 
 def uuid_url(name: str, kwarg: str = "review_uuid") -> Callable[[World], str]:
@@ -224,6 +233,14 @@ CASES: dict[str, Case] = {
         setup=to_published,
     ),
     "publish": Case("account_team", uuid_url("review:publish"), decision, 302, setup=to_approved),
+    # Nothing picked: the form's 400 with the token, 403 without (main had no case for it).
+    "comparison_save": Case(
+        "account_team",
+        lambda w: reverse("review:comparison_save"),
+        lambda w: {},
+        400,
+        changes_state=False,
+    ),
     "finance_preview": Case(
         "account_team",
         lambda w: reverse("quotes:finance_preview"),
@@ -235,6 +252,37 @@ CASES: dict[str, Case] = {
         },
         200,
         changes_state=False,
+    ),
+    "api_v1_review_create": Case(
+        "account_team",
+        lambda w: "/api/v1/reviews",
+        lambda w: {
+            "file": SimpleUploadedFile("dgx.csv", QUOTE_CSV),
+            "workload": json.dumps({"kind": "fine_tuning", "memory_gb": 512}),
+            "facility": "legacy-room",
+            "organisation": "acme",
+        },
+        201,
+    ),
+    "api_v1_pdf_request": Case(
+        "customer", uuid_url("api:v1_review_pdf_request"), lambda w: {}, 202, setup=to_published
+    ),
+    "api_v1_decide": Case(
+        "finance",
+        uuid_url("api:v1_review_decide"),
+        lambda w: {"action": "approve", "reason": "CSRF test", "expected_version": 1},
+        201,
+        json_body=True,
+    ),
+    "token_create": Case(
+        "finance", lambda w: reverse("settings:token_create"), lambda w: {"name": "x"}, 201
+    ),
+    "token_revoke": Case(
+        "finance",
+        lambda w: reverse("settings:token_revoke", kwargs={"pk": ApiToken.objects.get().pk}),
+        lambda w: {},
+        302,
+        setup=a_token,
     ),
     "api_review_create": Case(
         "account_team",
@@ -279,7 +327,7 @@ def test_post_without_token_is_403_and_changes_nothing(name, world):
     case.setup(world)
     client, _token = _csrf_client(case.role)
     before = state(world)
-    response = client.post(case.url(world), case.data(world), headers={"HX-Request": "true"})
+    response = _post(client, case, world, {"HX-Request": "true"})
     assert response.status_code == 403
     assert state(world) == before
 
@@ -290,20 +338,25 @@ def test_post_with_token_is_2xx(name, world):
     case.setup(world)
     client, token = _csrf_client(case.role)
     before = state(world)
-    response = client.post(
-        case.url(world),
-        case.data(world),
-        headers={
-            "HX-Request": "true",
-            "HX-Target": f"row-{world.review.uuid}",
-            "X-CSRFToken": token,
-        },
+    response = _post(
+        client,
+        case,
+        world,
+        {"HX-Request": "true", "HX-Target": f"row-{world.review.uuid}", "X-CSRFToken": token},
     )
     assert response.status_code == case.ok, response.content[:500]
     if case.changes_state:
         assert state(world) != before  # the same request, with the token, changes something
     else:
         assert state(world) == before  # a preview computes and stores nothing
+
+
+def _post(client: Client, case: Case, world: World, headers: dict[str, str]) -> Any:
+    if case.json_body:
+        return client.post(
+            case.url(world), case.data(world), content_type="application/json", headers=headers
+        )
+    return client.post(case.url(world), case.data(world), headers=headers)
 
 
 def test_every_state_changing_url_has_a_case():
@@ -322,7 +375,13 @@ def test_every_state_changing_url_has_a_case():
         "reports:request",
         "review:publish",
         "quotes:finance_preview",
+        "review:comparison_save",
         "api:review_create",
+        "api:v1_review_create",
+        "api:v1_review_pdf_request",
+        "api:v1_review_decide",
+        "settings:token_create",
+        "settings:token_revoke",
         "quotes:line_confirm",
         "quotes:lines_submit",
         "quotes:lines_check",

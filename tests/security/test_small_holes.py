@@ -79,7 +79,7 @@ def test_an_unexpected_api_error_is_json(clients, monkeypatch) -> None:
     def broken(**kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("apps.api.api.review_upload", broken)
+    monkeypatch.setattr("apps.api.intake.review_upload", broken)
     response = api_post(clients["account_team"])
     assert response.status_code == 500
     assert response.json() == {"error": "internal error; it has been logged"}

@@ -83,6 +83,16 @@ def test_two_reviews_side_by_side(clients: dict[str, Client], two_reviews: list[
     assert "nothing was wasted on paper, everything was wasted in practice" in html
     for review in two_reviews:
         assert reverse("review:detail", args=[review.uuid]) in html
+    # named by customer, vendor and quote number, date; never by file name
+    for review in two_reviews:
+        quote = review.quote
+        assert f"Acme Research · Northwind {quote.quote_number} · " in html
+        assert quote.display_name not in html
+    # the save form carries both reviews in order
+    assert 'id="save-comparison"' in html
+    assert html.index(f'name="review" value="{two_reviews[0].uuid}"') < html.index(
+        f'name="review" value="{two_reviews[1].uuid}"'
+    )
 
 
 def test_reviews_of_different_workloads_are_refused(
@@ -98,9 +108,17 @@ def test_reviews_of_different_workloads_are_refused(
     odd = review_make(organisation=demo["acme"], user=user, report=other)
     response = clients["account_team"].get(picked([two_reviews[0], odd]))
     assert response.status_code == 400
-    assert b"cannot be compared: the quotes were reviewed for different workloads" in (
-        response.content
+    html = response.content.decode()
+    # the reason names both sides and what to change
+    assert "These reviews cannot be compared: different loads: fine-tuning load vs training" in (
+        html
     )
+    assert "512 GB job memory vs 1,000 GB job memory" in html
+    assert "re-run one with the other&#x27;s load" in html
+    # the list below offers only reviews of the first review's load: the two fine-tune ones
+    for review in two_reviews:
+        assert f'value="{review.uuid}"' in html
+    assert f'value="{odd.uuid}"' not in html
 
 
 def test_unknown_or_malformed_reviews_are_404(

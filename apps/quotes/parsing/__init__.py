@@ -20,20 +20,30 @@ from __future__ import annotations
 
 import logging
 
-from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.parsing.errors import QuoteParseError, SheetChoiceNeeded
 from apps.quotes.parsing.schemas import FIELDS, ParsedLine, ParsedQuote
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["FIELDS", "ParsedLine", "ParsedQuote", "QuoteParseError", "parse_upload"]
+__all__ = [
+    "FIELDS",
+    "ParsedLine",
+    "ParsedQuote",
+    "QuoteParseError",
+    "SheetChoiceNeeded",
+    "parse_upload",
+]
 
 
-def parse_upload(data: bytes, filename: str, *, delimiter: str | None = None) -> ParsedQuote:
+def parse_upload(
+    data: bytes, filename: str, *, delimiter: str | None = None, sheet: str | None = None
+) -> ParsedQuote:
     """Parse an uploaded vendor quote by its content (CSV, a workbook or PDF).
 
     ``filename`` is used for messages and to catch a file whose extension contradicts its
-    content; ``delimiter`` forces the CSV delimiter after the user resolved an ambiguity.
-    Raises only ``QuoteParseError``.
+    content; ``delimiter`` forces the CSV delimiter after the user resolved an ambiguity, and
+    ``sheet`` the workbook sheet when two looked like quotes (``SheetChoiceNeeded``, a
+    ``QuoteParseError`` that lists them). Raises only ``QuoteParseError``.
     """
     from apps.quotes.parsing.detect import type_detect
     from apps.quotes.parsing.sheet_reader import sheet_parse
@@ -52,7 +62,7 @@ def parse_upload(data: bytes, filename: str, *, delimiter: str | None = None) ->
     # CSV and workbooks (XLSX, XLS, XLSB, ODS) are read in the sandbox child too: a 5 KB
     # workbook can claim 16,384 × 1,048,576 cells, and a reader that believes it must not take
     # the web process down.
-    return sheet_parse(data, kind=kind, file_name=name, delimiter=delimiter)
+    return sheet_parse(data, kind=kind, file_name=name, delimiter=delimiter, sheet=sheet)
 
 
 def _display_name(filename: str) -> str:

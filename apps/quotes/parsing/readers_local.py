@@ -28,9 +28,15 @@ _WRAPPED = (
 
 
 def sheet_parse_local(
-    data: bytes, *, kind: str, file_name: str, delimiter: str | None = None
+    data: bytes,
+    *,
+    kind: str,
+    file_name: str,
+    delimiter: str | None = None,
+    sheet: str | None = None,
 ) -> ParsedQuote:
-    """Parse a CSV or XLSX quote in this process. Raises only ``QuoteParseError``."""
+    """Parse a CSV or workbook quote in this process (``sheet``: the workbook sheet the person
+    chose). Raises only ``QuoteParseError`` (``SheetChoiceNeeded`` among them)."""
     try:
         if kind == "csv":
             from apps.quotes.parsing.csv_reader import csv_parse
@@ -38,7 +44,9 @@ def sheet_parse_local(
             return csv_parse(data, file_name=file_name, delimiter=delimiter)
         from apps.quotes.parsing.xlsx_reader import xlsx_parse
 
-        return xlsx_parse(data, file_name=file_name, inspected=True, kind=cast(DetectedType, kind))
+        return xlsx_parse(
+            data, file_name=file_name, inspected=True, kind=cast(DetectedType, kind), sheet=sheet
+        )
     except QuoteParseError:
         raise
     except _WRAPPED as exc:
@@ -49,7 +57,9 @@ def sheet_parse_local(
         ) from exc
 
 
-def quote_parse_local(data: bytes, filename: str, *, delimiter: str | None = None) -> ParsedQuote:
+def quote_parse_local(
+    data: bytes, filename: str, *, delimiter: str | None = None, sheet: str | None = None
+) -> ParsedQuote:
     """``parse_upload`` without the child for CSV and XLSX (PDFs still go through theirs): for
     the property tests and benchmarks that run a reader thousands of times, where a child per
     call would measure process start-up rather than the reader."""
@@ -65,4 +75,4 @@ def quote_parse_local(data: bytes, filename: str, *, delimiter: str | None = Non
         raise QuoteParseError(f"could not read the file ({type(exc).__name__})", file=name) from exc
     if kind == "pdf":
         return parse_upload(data, filename)
-    return sheet_parse_local(data, kind=kind, file_name=name, delimiter=delimiter)
+    return sheet_parse_local(data, kind=kind, file_name=name, delimiter=delimiter, sheet=sheet)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.parsing.errors import QuoteParseError, SheetCandidate, SheetChoiceNeeded
 from apps.quotes.parsing.sandbox import SandboxLimitError, SandboxLimits, sandbox_run
 from apps.quotes.parsing.schemas import ParsedQuote
 
@@ -26,11 +26,15 @@ def sheet_parse(
     file_name: str,
     delimiter: str | None = None,
     limits: SandboxLimits | None = None,
+    sheet: str | None = None,
 ) -> ParsedQuote:
-    """Parse a CSV or XLSX quote in the sandbox child. Raises only ``QuoteParseError``."""
+    """Parse a CSV or workbook quote in the sandbox child (``sheet``: the workbook sheet the
+    person chose). Raises only ``QuoteParseError`` (``SheetChoiceNeeded`` among them)."""
     label = _LABELS.get(kind, "spreadsheet")
     try:
-        output = sandbox_run(WORKER, data, limits=limits, args=(kind, file_name, delimiter or ""))
+        output = sandbox_run(
+            WORKER, data, limits=limits, args=(kind, file_name, delimiter or "", sheet or "")
+        )
     except SandboxLimitError as exc:
         raise QuoteParseError(
             f"the {label} could not be read safely: the reader {exc}", file=file_name
@@ -41,10 +45,22 @@ def sheet_parse(
             return ParsedQuote.model_validate(result["quote"])
         error = result["error"]
         message = str(error["message"])
+        if "sheets" in error:
+            candidates = [
+                SheetCandidate(
+                    name=str(c["name"]),
+                    rows=int(c["rows"]),
+                    header=tuple(str(h) for h in c["header"]),
+                    first_lines=tuple(str(t) for t in c["first_lines"]),
+                )
+                for c in error["sheets"]
+            ]
     except (ValueError, KeyError, TypeError):
         raise QuoteParseError(
             f"the {label} reader returned nothing usable", file=file_name
         ) from None
+    if "sheets" in error:
+        raise SheetChoiceNeeded(candidates, file=file_name)
     if message == "MEMORY":
         limit = (limits or SandboxLimits()).memory_bytes // 2**20
         message = f"the {label} could not be read safely: it needs more than {limit} MiB"

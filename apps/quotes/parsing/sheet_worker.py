@@ -1,18 +1,26 @@
 """The spreadsheet reader that runs inside the sandbox child (see ``sandbox.py``).
 
-Run as ``python -I sheet_worker.py MEMORY_BYTES CPU_SECONDS KIND FILE_NAME DELIMITER`` with the
-file on stdin. It lowers its own limits first (as ``pdf_worker`` does), then runs the project's
-pure reader (``apps.quotes.parsing.readers_local``: CSV, or XLSX through python-calamine) and
-prints JSON: ``{"quote": <ParsedQuote>}`` or ``{"error": {"message": ..., "row": ...}}``. A
-reader that aborts (calamine's Rust allocator under the address-space limit) kills only this
+Run as ``python -I sheet_worker.py MEMORY_BYTES CPU_SECONDS KIND FILE_NAME DELIMITER SHEET``
+with the file on stdin (an empty DELIMITER or SHEET: none given). It lowers its own limits
+first (as ``pdf_worker`` does), then runs the project's pure reader
+(``apps.quotes.parsing.readers_local``: CSV, or a workbook through python-calamine) and prints
+JSON: ``{"quote": <ParsedQuote>}`` or ``{"error": {"message": ..., "row": ...}}`` (with
+``"sheets": [...]`` when two sheets look like quotes and the person must choose). A reader
+that aborts (calamine's Rust allocator under the address-space limit) kills only this
 child; the parent reads that as a refusal.
 """
 
 import sys
 
-# python -I puts this script's directory first on the path; its modules (numbers.py, text.py)
-# would shadow the standard library's, so the project root goes there instead.
-_HERE = sys.path.pop(0)
+# This script's directory must not be on the path: its modules (numbers.py, text.py) would
+# shadow the standard library's. Python 3.13's -I (which implies -P) already leaves it off;
+# an interpreter that prepends it has it removed here. The project root goes first instead,
+# so the child runs the same checkout as the parent (not whichever one an editable install
+# of the project points at: sys.path.pop(0) used to drop the standard library's zip instead,
+# and the child imported `apps` through that finder).
+_HERE = __file__.rsplit("/", 1)[0]
+if sys.path and sys.path[0] == _HERE:
+    sys.path.pop(0)
 
 import json  # noqa: E402
 import resource  # noqa: E402
@@ -31,13 +39,20 @@ def limits_apply(memory_bytes: int, cpu_seconds: int) -> None:
 def main() -> None:
     limits_apply(int(sys.argv[1]), int(sys.argv[2]))
     kind, file_name, delimiter = sys.argv[3], sys.argv[4], sys.argv[5] or None
+    sheet = sys.argv[6] if len(sys.argv) > 6 and sys.argv[6] else None
     data = sys.stdin.buffer.read()
-    from apps.quotes.parsing.errors import QuoteParseError
+    from dataclasses import asdict
+
+    from apps.quotes.parsing.errors import QuoteParseError, SheetChoiceNeeded
     from apps.quotes.parsing.readers_local import sheet_parse_local
 
     try:
-        quote = sheet_parse_local(data, kind=kind, file_name=file_name, delimiter=delimiter)
+        quote = sheet_parse_local(
+            data, kind=kind, file_name=file_name, delimiter=delimiter, sheet=sheet
+        )
         result: dict = {"quote": quote.model_dump(mode="json")}
+    except SheetChoiceNeeded as exc:
+        result = {"error": {"message": exc.message, "sheets": [asdict(c) for c in exc.candidates]}}
     except QuoteParseError as exc:
         result = {
             "error": {

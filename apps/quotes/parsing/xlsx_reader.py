@@ -27,7 +27,7 @@ import python_calamine
 
 from apps.quotes.parsing.archive import archive_inspect
 from apps.quotes.parsing.cells import Cell, NumberedRow, cell_text
-from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.parsing.errors import QuoteParseError, SheetCandidate, SheetChoiceNeeded
 from apps.quotes.parsing.headers import header_map, is_header
 from apps.quotes.parsing.metadata import date_normalize, metadata_read
 from apps.quotes.parsing.schemas import DetectedType, ParsedQuote
@@ -177,18 +177,76 @@ def _sheet_rows(sheet: python_calamine.CalamineSheet, *, file_name: str) -> Iter
 _FATAL = (KeyboardInterrupt, SystemExit, GeneratorExit)
 
 
-def _has_header(rows: list[NumberedRow]) -> bool:
-    for _row, cells in rows[:HEADER_SCAN_ROWS]:
+def _header_at(rows: list[NumberedRow]) -> int | None:
+    """The index in `rows` of the first row that reads as a quote header, if any."""
+    for index, (_row, cells) in enumerate(rows[:HEADER_SCAN_ROWS]):
         if is_header(header_map([cell_text(cell) for cell in cells])):
-            return True
-    return False
+            return index
+    return None
+
+
+#: A quote table counts things or prices them; "Description | Notes" is not one.
+_COUNTED = frozenset({"quantity", "unit_price", "extended_price"})
+FIRST_LINES_SHOWN = 3
+
+
+def sheet_candidate(name: str, rows: list[NumberedRow]) -> SheetCandidate | None:
+    """The sheet as a candidate quote table: a header with a quantity or a price column and
+    at least one line under it that names a part or describes one; else None."""
+    at = _header_at(rows)
+    if at is None:
+        return None
+    header = [cell_text(cell) for cell in rows[at][1]]
+    mapping = header_map(header)
+    if not _COUNTED & mapping.keys():
+        return None
+    named = [mapping[k] for k in ("description", "part_number") if k in mapping]
+    below = rows[at + 1 :]
+    lines = []
+    for _row, cells in below:
+        texts = [cell_text(cells[i]) for i in named if i < len(cells)]
+        text = next((t for t in texts if t), "")
+        if text:
+            lines.append(text if len(text) <= 60 else text[:59] + "…")
+    if not lines:
+        return None
+    return SheetCandidate(
+        name=name,
+        rows=len(below),
+        header=tuple(t for t in header if t),
+        first_lines=tuple(lines[:FIRST_LINES_SHOWN]),
+    )
+
+
+def _sheet_named(names: list[str], wanted: str, *, file_name: str) -> str:
+    """The sheet the person named: exactly, else the one equal to it ignoring case and the
+    spaces around it; a name that is not there is refused with the names that are."""
+    if wanted in names:
+        return wanted
+    folded = [n for n in names if n.strip().casefold() == wanted.strip().casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    listed = ", ".join(repr(n) for n in names)
+    raise QuoteParseError(
+        f"there is no sheet {wanted!r} in the workbook; its sheets are {listed}", file=file_name
+    )
 
 
 def xlsx_parse(
-    data: bytes, *, file_name: str, inspected: bool = False, kind: DetectedType = "xlsx"
+    data: bytes,
+    *,
+    file_name: str,
+    inspected: bool = False,
+    kind: DetectedType = "xlsx",
+    sheet: str | None = None,
 ) -> ParsedQuote:
     """Parse a workbook quote (XLSX, XLS, XLSB or ODS: calamine reads them all) from the sheet
     whose header looks like a quote table.
+
+    Every sheet is considered. When two visible sheets or more both look like quote tables
+    (``sheet_candidate``), the person is asked: ``SheetChoiceNeeded`` lists them, and ``sheet``
+    names the one to read (the answer). Otherwise the one quote table is read, else the first
+    sheet with a header, and the quote says which when it is not the first sheet.
 
     ``inspected`` says ``archive_inspect`` already passed (``type_detect`` runs it; an XLS is
     no ZIP and has nothing to inspect)."""
@@ -217,7 +275,13 @@ def xlsx_parse(
         ) from None
     ordered = [m for m in metadata if m.visible == python_calamine.SheetVisibleEnum.Visible]
     ordered += [m for m in metadata if m not in ordered]
+    if sheet is not None:
+        chosen = _sheet_named([m.name for m in ordered], sheet, file_name=file_name)
+        ordered = [m for m in ordered if m.name == chosen] + [
+            m for m in ordered if m.name != chosen
+        ]
     damaged: list[str] = []
+    read: list[tuple[python_calamine.SheetMetadata, list[NumberedRow]]] = []
     for meta in ordered:
         try:
             rows = list(_sheet_rows(workbook.get_sheet_by_name(meta.name), file_name=file_name))
@@ -226,14 +290,34 @@ def xlsx_parse(
         except BaseException:
             damaged.append(meta.name)
             continue
-        if not _has_header(rows):
+        read.append((meta, rows))
+    if sheet is not None and ordered[0].name in damaged:
+        raise QuoteParseError(f"sheet {ordered[0].name!r} could not be read", file=file_name)
+    if sheet is None:
+        visible = [
+            (meta.name, rows)
+            for meta, rows in read
+            if meta.visible == python_calamine.SheetVisibleEnum.Visible
+        ]
+        candidates = [c for c in (sheet_candidate(n, r) for n, r in visible) if c is not None]
+        if len(candidates) >= 2:
+            raise SheetChoiceNeeded(candidates, file=file_name)
+        if candidates:  # the one quote table, ahead of a notes sheet with a header
+            read.sort(key=lambda pair: pair[0].name != candidates[0].name)
+    for meta, rows in read:
+        if _header_at(rows) is None:
+            if sheet is not None and meta.name == ordered[0].name:
+                raise QuoteParseError(
+                    f"sheet {meta.name!r} has no header row: expected columns such as "
+                    "'Part Number', 'Description', 'Qty', 'Unit Price'",
+                    file=file_name,
+                )
             continue
-        opts = TableOptions(
-            file_name=file_name,
-            detected_type=kind,
-            sheet=meta.name,
-            warnings=[f"read sheet {meta.name!r}"] if meta is not ordered[0] else [],
-        )
+        if sheet is not None:
+            said = [f"read sheet {meta.name!r}, as chosen"]
+        else:
+            said = [f"read sheet {meta.name!r}"] if meta is not ordered[0] else []
+        opts = TableOptions(file_name=file_name, detected_type=kind, sheet=meta.name, warnings=said)
         parsed = quote_from_rows(rows, opts)
         _metadata_from_other_sheets(parsed, workbook, [m.name for m in ordered if m is not meta])
         return parsed

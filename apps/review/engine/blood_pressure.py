@@ -30,6 +30,7 @@ from apps.review.engine.sizing.facility import (
     cooling_severity,
     floor_severity,
 )
+from apps.review.engine.sizing.vehicle import Vehicle
 from apps.words.money import money, money_whole
 
 RENT_BEATS_BY = 0.5  # a purchase a rental beats by more than half
@@ -159,6 +160,9 @@ def finance_pressure(
                 f"{titles}. After it fails, the right-fit system still has to be bought.",
             )
         )
+    per_device = _per_device_receipt(ctx, thresholds)
+    if per_device:
+        reasons.append((FACT, per_device))
     pressure = _pressure(reasons)
     if amount is not None and base == 0 and pressure.level != "calm":
         # Idleness or a wrong fit raised the gauge, so the calm "expensed it" line went (see
@@ -169,6 +173,49 @@ def finance_pressure(
         )
         pressure = pressure.model_copy(update={"reasons": [*pressure.reasons, small]})
     return pressure
+
+
+def _per_device_receipt(ctx: ReviewContext, thresholds: Sequence[float]) -> str:
+    """A fleet of laptops or phones: each one alone is the guide's "expensed it without reading
+    the receipt"; together they are a purchase order. Said only when every engine is personal,
+    there is more than one, and each costs under the calm line."""
+    vehicles = ctx.gpu_vehicles
+    if not vehicles or not all(v.is_personal for v in vehicles):
+        return ""
+    count = sum(v.quantity for v in vehicles)
+    prices = [v.system.unit_price for v in vehicles]
+    if count < 2 or any(p is None for p in prices):
+        return ""
+    top = max(p for p in prices if p is not None)
+    if top >= Decimal(str(thresholds[0])):
+        return ""
+    word = "phone" if vehicles[0].system.form_factor == "phone" else "laptop"
+    return (
+        f"Each {word} alone would be expensed without reading the receipt ({usd(top)}); "
+        f"{count:,} of them are a purchase order."
+    )
+
+
+def _personal_reason(vehicle: Vehicle) -> Reason | None:
+    """The guide's lines for what one person carries: a phone in a pocket, a laptop on its
+    charger. None for every other vehicle."""
+    form = vehicle.system.form_factor
+    draw = vehicle.system.power_kw
+    watts = f" ({num(draw * 1000)} W at most)" if draw is not None else ""
+    if form == "phone":
+        return (
+            0,
+            f"Facilities has a {vehicle.name} in their pocket and couldn't care less how much "
+            f"power it consumes as long as it is charged up{watts}. If it runs too hot, "
+            "they'll switch pockets.",
+        )
+    if form == "laptop":
+        return (
+            0,
+            f"Facilities couldn't care less how much power the {vehicle.name} consumes as long "
+            f"as it is charged up{watts}: it lives on a desk, a lap or a backpack.",
+        )
+    return None
 
 
 def facilities_pressure(ctx: ReviewContext) -> Pressure:
@@ -184,6 +231,10 @@ def _office_pressure(ctx: ReviewContext) -> Pressure:
     reasons: list[Reason] = []
     for vehicle in ctx.vehicles:
         system = vehicle.system
+        personal = _personal_reason(vehicle)
+        if personal is not None:
+            reasons.append(personal)
+            continue
         if system.cooling == "liquid":
             reasons.append(
                 (
@@ -243,6 +294,10 @@ def _datacenter_pressure(ctx: ReviewContext) -> Pressure:
     # no rack, no PDUs, nothing for Facilities to raise an eyebrow at.
     racked = [(v, plan) for v, plan in ctx.racks if v.system.form_factor not in DESK_FORM_FACTORS]
     for vehicle, _ in ctx.racks:
+        personal = _personal_reason(vehicle)
+        if personal is not None:
+            reasons.append(personal)
+            continue
         if vehicle.system.form_factor in DESK_FORM_FACTORS:
             draw = vehicle.system.power_kw
             watts = f" draws {num(draw * 1000)} W and" if draw is not None else ""

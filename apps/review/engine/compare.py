@@ -39,6 +39,7 @@ from apps.review.engine.schemas import (
     ReviewReport,
     WorkloadKind,
 )
+from apps.words import number_format
 
 VERDICT_ORDER: tuple[str, ...] = ("pass", "warn", "fail")
 VERDICT_WORDS = {"pass": "passes", "warn": "passes with warnings", "fail": "fails"}
@@ -247,22 +248,57 @@ WORKLOAD_FIELD_WORDS: dict[str, str] = {
 }
 
 
+def _value_words(field: str, value: object) -> str:
+    """One side of a difference: "32 users", "model Qwen3-32B", "an inference load"."""
+    if isinstance(value, dict):
+        value = value.get("name", "custom")
+    if value is None:
+        return f"no {WORKLOAD_FIELD_WORDS.get(field, field.replace('_', ' '))}"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = number_format(value)
+    if field == "concurrent_users":
+        return f"{value} users"
+    if field == "kind":
+        return f"{str(value).replace('_', '-')} load"
+    if field == "memory_gb":
+        return f"{value} GB job memory"
+    if field == "context_tokens":
+        return f"{value}-token context"
+    if field == "tokens_per_sec_per_user":
+        return f"{value} tokens/s per user"
+    if field == "fp64_tflops":
+        return f"{value} FP64 TFLOPS"
+    return f"{WORKLOAD_FIELD_WORDS.get(field, field.replace('_', ' '))} {value}"
+
+
 def workload_differences(reports: Sequence[ReviewReport]) -> str:
-    """What differs between the reviews' loads: "users 100 / 200; model Qwen3-32B / Llama 3"."""
-    dumps = [_without_name(r.workload) or {} for r in reports]
+    """What differs between the reviews' loads, side against side:
+    "32 users vs 128 users; model Qwen3-32B vs Llama 3"."""
+    dumps = [_without_name(r.workload) for r in reports]
+    if any(d is None for d in dumps):
+        missing = [str(i + 1) for i, d in enumerate(dumps) if d is None]
+        return f"review {', '.join(missing)} has no load"
+    present = [d for d in dumps if d is not None]
     parts = []
-    for field in dict.fromkeys(k for d in dumps for k in d):
-        values = [d.get(field) for d in dumps]
+    for field in dict.fromkeys(k for d in present for k in d):
+        values = [d.get(field) for d in present]
         if _same(values):
             continue
-        shown = [
-            (v.get("name", "custom") if isinstance(v, dict) else "—" if v is None else str(v))
-            for v in values
-        ]
-        parts.append(
-            f"{WORKLOAD_FIELD_WORDS.get(field, field.replace('_', ' '))} {' / '.join(shown)}"
-        )
+        parts.append(" vs ".join(_value_words(field, v) for v in values))
     return "; ".join(parts) or "a load is missing"
+
+
+def incomparable_reason(reports: Sequence[ReviewReport]) -> str | None:
+    """Why these reviews cannot be compared and what to change, or None when they can:
+    "different loads: 32 users vs 128 users — re-run one with the other's load"."""
+    if len(reports) < 2:
+        return "compare needs two quotes or more: pick another review of the same load"
+    if _same([_without_name(r.workload) for r in reports]):
+        return None
+    return (
+        f"different loads: {workload_differences(reports)} — re-run one with the other's load "
+        "(edit the load on its review page and save), then compare again"
+    )
 
 
 def quotes_compare(*, reviewed: Sequence[tuple[str, ReviewReport]]) -> Comparison:
@@ -271,15 +307,10 @@ def quotes_compare(*, reviewed: Sequence[tuple[str, ReviewReport]]) -> Compariso
 
     Raises CompareError for fewer than two quotes or reports of different workloads.
     """
-    if len(reviewed) < 2:
-        raise CompareError("compare needs two quotes or more")
     reports = [report for _, report in reviewed]
-    if not _same([_without_name(r.workload) for r in reports]):
-        raise CompareError(
-            "the quotes were reviewed for different workloads "
-            f"({workload_differences(reports)}); edit the load on one review to match the "
-            "other and save it, then compare again"
-        )
+    reason = incomparable_reason(reports)
+    if reason is not None:
+        raise CompareError(reason)
     quotes = [compared_quote(file, report) for file, report in reviewed]
     money_counts = _same([q.currency for q in quotes])
 

@@ -10,6 +10,7 @@ from typing import Any, cast
 
 from django import forms
 from django.conf import settings
+from django.core import signing
 from django.template.defaultfilters import filesizeformat
 
 from apps.catalog.snapshot import CatalogSnapshot
@@ -50,9 +51,34 @@ DELIMITER_CHOICES = [
 ]
 
 
+#: A workbook whose sheets were ambiguous is answered without sending it again: the page
+#: carries a signed reference to the stored original (its hash and name, for this user, for an
+#: hour; the orphan sweep keeps an unclaimed original for 24).
+ORIGINAL_SALT = "rightsize.quotes.upload-original"
+ORIGINAL_MAX_AGE_S = 3600
+
+
+def original_token(*, sha256: str, filename: str, user_id: int) -> str:
+    return signing.dumps({"sha256": sha256, "name": filename, "user": user_id}, salt=ORIGINAL_SALT)
+
+
+def original_from_token(token: str, *, user_id: int) -> tuple[str, str] | None:
+    """(sha256, file name) of the stored original the token names, if it is this user's and
+    not expired; else None."""
+    try:
+        value = signing.loads(token, salt=ORIGINAL_SALT, max_age=ORIGINAL_MAX_AGE_S)
+    except signing.BadSignature:
+        return None
+    if not isinstance(value, dict) or value.get("user") != user_id:
+        return None
+    return str(value.get("sha256", "")), str(value.get("name", "quote"))
+
+
 class QuoteUploadForm(QuoteFileForm):
-    """A first upload: the file and the customer organisation whose quote it is, and for a CSV
-    whose delimiter the reader found ambiguous, the delimiter the person chose."""
+    """A first upload: the file and the customer organisation whose quote it is, for a CSV
+    whose delimiter the reader found ambiguous the delimiter the person chose, and for a
+    workbook with two sheets that both look like quotes the sheet the person chose (the file
+    itself then comes back as `original`, a signed reference to the stored upload)."""
 
     delimiter = forms.ChoiceField(
         choices=DELIMITER_CHOICES,
@@ -66,6 +92,21 @@ class QuoteUploadForm(QuoteFileForm):
         label="Customer",
         empty_label="Choose the customer…",
     )
+    sheet = forms.CharField(required=False, max_length=200, label="The sheet with the quote")
+    original = forms.CharField(required=False, max_length=1000, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["file"].required = False  # when `original` names the stored upload
+
+    def clean_file(self) -> Any:
+        return super().clean_file() if self.cleaned_data.get("file") else None
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if not cleaned.get("file") and not cleaned.get("original") and "file" not in self.errors:
+            self.add_error("file", "This field is required.")
+        return cleaned
 
 
 class LineCorrectionForm(forms.Form):

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from apps.web.views import compare, corrections, export, finance, publishing, review
+from apps.web.views import (
+    compare,
+    comparisons,
+    corrections,
+    export,
+    finance,
+    publishing,
+    review,
+)
 
 app_name = "review"
 urlpatterns = [
@@ -32,4 +40,8 @@ urlpatterns = [
     path("<uuid:review_uuid>/publish/", publishing.review_publish_view, name="publish"),
     # Competing quotes side by side.
     path("compare/", compare.compare_view, name="compare"),
+    path("compare/save/", comparisons.comparison_save_view, name="comparison_save"),
+    path("comparisons/", comparisons.comparison_list_view, name="comparisons"),
+    path("comparisons/<uuid:uuid>/", comparisons.comparison_detail_view, name="comparison"),
+    path("comparisons/<uuid:uuid>/pdf/", comparisons.comparison_pdf_view, name="comparison_pdf"),
 ]

@@ -8,6 +8,7 @@ once and the browser goes to the review page.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -19,8 +20,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from apps.catalog.models import Part
 from apps.quotes.models import Quote, QuoteLine, QuoteStatus
-from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.parsing.errors import QuoteParseError, SheetCandidate, SheetChoiceNeeded
 from apps.quotes.services import quote_mapping_confirm
+from apps.quotes.storage import blob_name, blob_read
 from apps.review.engine.errors import ReviewInputError
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
 from apps.review.finance_rule import finance_preview
@@ -33,7 +35,7 @@ from apps.review.services import (
 )
 from apps.sites.access import require_roles, scope_for_user
 from apps.sites.http import HtmxHttpRequest
-from apps.web.forms.quotes import QuoteUploadForm
+from apps.web.forms.quotes import QuoteUploadForm, original_from_token, original_token
 from apps.web.forms.review import load_and_room_forms
 from apps.web.views.manual import manual_inputs_keep
 from apps.web.views.review import EDITORS, review_context, review_url, reviews_visible
@@ -55,19 +57,52 @@ def _saved_belongs(forms: dict[str, Any]) -> bool:
     return ok
 
 
+@dataclass(frozen=True)
+class SheetChoice:
+    """The question the page asks when two sheets both look like quotes."""
+
+    file_name: str
+    candidates: list[SheetCandidate]
+    original: str  # the signed reference the answer posts back instead of the file
+
+
+def _upload_bytes(request: HtmxHttpRequest, forms: dict[str, Any]) -> tuple[bytes, str] | None:
+    """The uploaded file, or the stored original the sheet question named; None (with the
+    form's error) when that reference is not this user's or has expired."""
+    cleaned = forms["upload_form"].cleaned_data
+    if cleaned.get("file"):
+        return cleaned["file"].read(), cleaned["file"].name
+    found = original_from_token(cleaned["original"], user_id=request.user.pk)
+    if found is not None:
+        try:
+            return blob_read(blob_name(found[0])), found[1]
+        except (ValueError, OSError):
+            pass
+    forms["upload_form"].add_error("file", "That upload is no longer here: choose the file again.")
+    return None
+
+
 @require_roles(*EDITORS)
 def quote_upload_view(request: HtmxHttpRequest) -> HttpResponse:
-    """GET the form; POST stores the original, parses, matches, reviews, then goes to the review."""
+    """GET the form; POST stores the original, parses, matches, reviews, then goes to the review.
+
+    A workbook with two sheets that both look like quotes comes back with the question (which
+    sheet, each listed with its rows, header and first lines); the answer goes through the same
+    intake, reading the stored original rather than asking for the file again."""
     if request.method != "POST":
         return render(request, "quotes/upload.html", {**_forms(), "problems": [], "kept": None})
     forms = _forms(request.POST, request.FILES)
     problems: list[QuoteParseError] = []
     kept = None
+    choice: SheetChoice | None = None
     valid = all(form.is_valid() for form in forms.values()) and _saved_belongs(forms)
-    if valid:
-        upload = forms["upload_form"].cleaned_data["file"]
+    upload = _upload_bytes(request, forms) if valid else None
+    if upload is not None:
         try:
-            review = _upload_and_review(request, forms, upload)
+            review = _upload_and_review(request, forms, *upload)
+        except SheetChoiceNeeded as error:
+            token = original_token(sha256=error.sha256, filename=upload[1], user_id=request.user.pk)
+            choice = SheetChoice(file_name=error.file, candidates=error.candidates, original=token)
         except QuoteParseError as error:
             problems = [error]
             kept = getattr(error, "quote", None)  # readable file, unreadable quote: kept
@@ -80,10 +115,10 @@ def quote_upload_view(request: HtmxHttpRequest) -> HttpResponse:
             if request.htmx:
                 return HttpResponseClientRedirect(review_url(review))
             return redirect(review_url(review))
-    context = {**forms, "problems": problems, "kept": kept}
+    context = {**forms, "problems": problems, "kept": kept, "sheet_choice": choice}
     if request.htmx:
         return render(request, "quotes/upload.html#upload-form", context)
-    return render(request, "quotes/upload.html", context, status=400)
+    return render(request, "quotes/upload.html", context, status=200 if choice else 400)
 
 
 @require_POST
@@ -114,15 +149,18 @@ def finance_preview_view(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "quotes/upload.html#finance-preview", context)
 
 
-def _upload_and_review(request: HtmxHttpRequest, forms: dict[str, Any], upload: Any) -> Review:
+def _upload_and_review(
+    request: HtmxHttpRequest, forms: dict[str, Any], data: bytes, filename: str
+) -> Review:
     return review_upload(
-        data=upload.read(),
-        filename=upload.name,
+        data=data,
+        filename=filename,
         organisation=forms["upload_form"].cleaned_data["organisation"],
         uploaded_by=request.user,
         workload=forms["workload_form"].workload,
         facility=forms["facility_form"].facility,
         delimiter=forms["upload_form"].cleaned_data.get("delimiter") or None,
+        sheet=forms["upload_form"].cleaned_data.get("sheet") or None,
     )
 
 

@@ -1,5 +1,6 @@
-"""Workbooks people really send: Excel 97-2003 (.xls) and LibreOffice (.ods) are read through
-calamine like .xlsx, and give the same review as the CSV they were saved from."""
+"""Workbooks people really send: Excel 97-2003 (.xls), Excel binary (.xlsb) and LibreOffice
+(.ods) are read through calamine like .xlsx, and give the same review as the CSV they were saved
+from. The .xls and .ods are written by make_formats.py, the .xlsb by make_xlsb.mjs (SheetJS)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ FORMATS = FIXTURES / "formats"
 CASES = [
     (folder, ext)
     for folder in ("work-van-for-rag", "dell-xe9680-configurator-per-system")
-    for ext in ("xls", "ods")
+    for ext in ("xls", "xlsb", "ods")
 ]
 
 

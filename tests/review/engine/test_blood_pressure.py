@@ -68,14 +68,14 @@ def test_waste_pushes_finance_up_one_level(catalog: CatalogSnapshot) -> None:
         "kind": "inference",
         "model": "Qwen3-32B",
         "precision": "fp8",
-        "kv_precision": "bf16",  # 840 served, as the utilisation tests count
+        "kv_precision": "bf16",  # 904 served, as the utilisation tests count
         "concurrent_users": 100,
         "tokens_per_sec_per_user": 15,
     }
     finance = _finance(catalog, "dgx-b300", bus, ROW_RDHX, total=Decimal("600000"))
-    # $600,000 is high; 88 % idle on a training-grade system pushes it to crisis
+    # $600,000 is high; 1 − 100 ÷ 904 = 89 % idle on a training-grade system: crisis
     assert finance.level == "crisis"
-    assert finance.reasons[0].startswith("About 88 % of it would sit idle: roughly $528,600")
+    assert finance.reasons[0].startswith("About 89 % of it would sit idle: roughly $533,640")
     assert "Needed a school bus, bought a cement truck." in finance.reasons[0]
 
 

@@ -271,3 +271,6 @@ def test_the_right_fit_for_a_cage_fits_its_feeds(catalog: CatalogSnapshot) -> No
     assert report.recommendation is not None
     assert report.recommendation.sku == "pcie-4x-h200-nvl"
     assert "1 per 8.65 kW rack" in report.recommendation.why
+    # a full fine-tune wants an 8-GPU NVSwitch semi; none fits the cage, so the bridged
+    # 4 × 141 GiB = 605.6 GB domain (545 GB usable ≥ 500 GB) is offered and says so
+    assert "No 8-GPU NVSwitch system fits this facility" in report.recommendation.why

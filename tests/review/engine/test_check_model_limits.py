@@ -48,8 +48,8 @@ def test_time_to_first_token_against_a_target(catalog: CatalogSnapshot) -> None:
     assert ctx.serving is not None and ctx.serving.primary is not None
     plan = ctx.serving.primary[1]
     # the plan's copy (4 × H200 at 20k tokens of context): 16,384 tokens × 65.6 GFLOP ÷
-    # (4 × 1,979 TFLOPS × prefill efficiency 0.2016 = 1,595.9 TFLOPS) = 0.673 s + the floor,
-    # 64 layers × (52.27 + 10.78 NVLink) µs = 4.04 ms: about 677 ms
+    # (4 × 1,979 TFLOPS × prefill efficiency 0.2036 = 1,611.7 TFLOPS) = 0.667 s + the floor,
+    # 1.0 µs + 64 layers × (52.79 + 4.3 NVLink × log2(4)) µs = 3.93 ms: about 671 ms
     efficiency = calibration().prefill_efficiency
     n = plan.gpus_per_replica
     expected = 16_384 * 0.0656 / (n * 1979 * efficiency) + plan.overhead_seconds
@@ -59,3 +59,33 @@ def test_time_to_first_token_against_a_target(catalog: CatalogSnapshot) -> None:
     relaxed = context(catalog, [quoted_system(catalog, "dgx-h200")], {**workload,
                       "ttft_target_ms": 60_000})  # fmt: skip
     assert only(ttft.check(relaxed)).severity == "ok"
+
+
+def test_the_decode_slowdown_from_arriving_prompts_sits_beside_ttft(
+    catalog: CatalogSnapshot,
+) -> None:
+    workload = _load(
+        prompt_tokens=4_096, context_tokens=8_192, concurrent_users=100, tokens_per_sec_per_user=10
+    )
+    ctx = context(catalog, [quoted_system(catalog, "dgx-h200")], workload)
+    finding = only(ttft.check(ctx))
+    assert ctx.serving is not None and ctx.serving.primary is not None
+    plan = ctx.serving.primary[1]
+    batch = ctx.serving.batch_at_load
+    speed = plan.tokens_per_sec_per_user(batch, ctx.serving.load)
+    prefill = plan.ttft_seconds(ctx.serving.load)
+    assert prefill is not None
+    # each conversation writes 8,192 − 4,096 = 4,096 tokens then sends a new prompt: a copy
+    # with `batch` conversations at `speed` gets batch × speed ÷ 4,096 prompts a second, each
+    # taking the TTFT to read; decoding slows to speed ÷ (1 + prompts/s × TTFT)
+    prompts = batch * speed / 4096
+    assert finding.metrics["answer_tokens"] == 4096
+    assert finding.metrics["prompts_per_sec_per_replica"] == pytest.approx(prompts, abs=1e-3)
+    slowed = speed / (1 + prompts * prefill)
+    assert finding.metrics["tokens_per_sec_per_user_with_prefill"] == pytest.approx(
+        slowed, abs=0.01
+    )
+    assert slowed < speed
+    assert "new prompts arrive" in finding.detail
+    assert f"{prompts:.2f} prompts/s" in finding.formula
+    assert finding.metrics["prompt_is_whole_context"] is False

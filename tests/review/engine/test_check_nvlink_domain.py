@@ -13,10 +13,11 @@ def _vans(catalog: CatalogSnapshot, count: int):
     return quoted_system(catalog, "supermicro-sys-521ge-tnrt", count, gpu_key="l40s", gpus=4)
 
 
-@pytest.mark.parametrize(("memory_gb", "severity"), [(1440, "ok"), (1440.1, "warning")])
+@pytest.mark.parametrize(("memory_gb", "severity"), [(1546.1, "ok"), (1546.2, "warning")])
 def test_fine_tune_on_two_semis(catalog: CatalogSnapshot, memory_gb: float, severity: str) -> None:
-    # one DGX B200 domain = 8 × 180 = 1,440 GB; beyond it the job is sharded over the network
-    # between two NVSwitch domains: it works with a real fabric, so a warning
+    # one DGX B200 domain = 8 × 180 GiB = 8 × 193.27 = 1,546.19 GB; beyond it the job is
+    # sharded over the network between two NVSwitch domains: it works with a real fabric, so
+    # a warning
     ctx = context(
         catalog,
         [quoted_system(catalog, "dgx-b200", 2)],
@@ -24,7 +25,7 @@ def test_fine_tune_on_two_semis(catalog: CatalogSnapshot, memory_gb: float, seve
     )
     finding = only(nvlink_domain.check(ctx))
     assert finding.severity == severity
-    assert finding.metrics["nvlink_domain_memory_gb"] == 1440
+    assert finding.metrics["nvlink_domain_memory_gb"] == 1546.19
 
 
 def test_a_house_on_the_roofs_of_eight_vans(catalog: CatalogSnapshot) -> None:
@@ -34,8 +35,9 @@ def test_a_house_on_the_roofs_of_eight_vans(catalog: CatalogSnapshot) -> None:
     assert (finding.severity, finding.title) == ("critical", "A house on the roofs of eight vans")
     # ceil(512 ÷ 48) = 11 GPUs over PCIe
     assert finding.metrics["gpus_needed"] == 11
-    # the lever names the smallest NVSwitch domain that holds 512 GB: a DGX H100, 8 × 80 = 640
-    assert "DGX H100: 8 × 80 = 640 GB" in finding.lever
+    # the lever names the smallest NVSwitch domain that holds 512 GB: a DGX H100,
+    # 8 × 80 GiB = 8 × 85.90 = 687.2 GB
+    assert "DGX H100: 8 × 80 GiB = 687.2 GB" in finding.lever
 
 
 def test_the_two_vans_of_the_example_fit_nowhere(catalog: CatalogSnapshot) -> None:

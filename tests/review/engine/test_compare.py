@@ -15,6 +15,7 @@ from apps.review.engine.compare import (
     CompareError,
     comparison_text,
     cost_per_served_unit,
+    incomparable_reason,
     quotes_compare,
     served_of,
 )
@@ -136,8 +137,14 @@ def test_what_cannot_be_compared() -> None:
     with pytest.raises(CompareError, match="two quotes or more"):
         quotes_compare(reviewed=[("only.csv", one)])
     other = one.model_copy(update={"workload": Workload(kind="training", memory_gb=10)})
-    with pytest.raises(CompareError, match="different workloads"):
+    with pytest.raises(CompareError, match="different loads"):
         quotes_compare(reviewed=[("a.csv", one), ("b.csv", other)])
+    without = one.model_copy(update={"workload": None})
+    assert incomparable_reason([one, without]) == (
+        "different loads: review 2 has no load — re-run one with the other's load "
+        "(edit the load on its review page and save), then compare again"
+    )
+    assert incomparable_reason([one, one]) is None
 
 
 def test_why_two_loads_differ_and_what_to_change() -> None:
@@ -149,8 +156,26 @@ def test_why_two_loads_differ_and_what_to_change() -> None:
     with pytest.raises(CompareError) as raised:
         quotes_compare(reviewed=[("a.csv", one), ("b.csv", more)])
     users = one.workload.concurrent_users
-    assert f"(users {users} / 200)" in str(raised.value)
-    assert "edit the load on one review to match the other" in str(raised.value)
+    assert str(raised.value).startswith(
+        f"different loads: {users} users vs 200 users — re-run one with the other's load"
+    )
+
+
+def test_every_difference_is_named_side_against_side() -> None:
+    one = report_make([MEMORY_OK])
+    assert one.workload is not None
+    other = one.model_copy(
+        update={
+            "workload": one.workload.model_copy(
+                update={"concurrent_users": 128, "model": "Llama-3.1-8B", "context_tokens": 4096}
+            )
+        }
+    )
+    reason = incomparable_reason([one, other]) or ""
+    assert f"{one.workload.concurrent_users} users vs 128 users" in reason
+    assert f"model {one.workload.model} vs model Llama-3.1-8B" in reason
+    # numbers as every face writes them: 4096 -> "4,096"
+    assert f"{one.workload.context_tokens:,}-token context vs 4,096-token context" in reason
 
 
 def test_the_headline_is_the_worst_finding() -> None:

@@ -74,15 +74,17 @@ def test_pcie_vans_fine_tune_gets_a_semi(catalog: CatalogSnapshot) -> None:
     )
     assert finding is None and rec is not None
     # The cheapest vehicle whose one NVLink domain holds 512 GB at 90 %:
-    # DGX H100, 8 × 80 GB = 640 GB, × 0.9 = 576 GB ≥ 512 GB, $300,000.
+    # DGX H100, 8 × 80 GiB = 8 × 85.9 = 687.2 GB, × 0.9 = 618.5 GB ≥ 512 GB, $300,000 (the
+    # cheaper 4 × H200 NVL holds it too but is a bridged work van, not the semi a full
+    # fine-tune wants)
     assert (rec.sku, rec.quantity) == ("dgx-h100", 1)
     assert rec.nvlink_domain_gpus >= 8
-    assert rec.nvlink_domain_memory_gb == 640.0
+    assert rec.nvlink_domain_memory_gb == 687.2
     assert rec.power_kw == 10.2
     assert rec.vehicle == "semi"
     assert rec.estimated_cost_usd == Decimal("300000.00")
     assert rec.is_quoted is False
-    assert "8 × 80 = 640 GB (576 GB usable at 90 %)" in rec.why
+    assert "8 × 80 GiB = 687.2 GB (618.5 GB usable at 90 %)" in rec.why
     # 10.2 kW in a 15 kW rack: ⌊15 ÷ 10.2⌋ = 1 per rack, 1 rack of the 4
     assert "10.2 kW each, 1 per 15 kW rack, 1 rack of 4" in rec.why
     # $300,000 ÷ 512 GB = $585.94 per GB
@@ -99,10 +101,11 @@ def test_the_vans_themselves_do_not_hold_the_job(catalog: CatalogSnapshot) -> No
     held = serves(kit.vehicle, demand)
     assert held.per_system == 0
     assert "43.2 GB usable, less than 512 GB" in held.how
-    # Four bridged H200 NVL: 4 × 141 = 564 GB, × 0.9 = 507.6 GB, still short of 512 GB.
+    # Four bridged H200 NVL: 4 × 141 GiB = 4 × 151.4 = 605.6 GB, × 0.9 = 545 GB holds 512 GB,
+    # but a full fine-tune wants an NVSwitch semi of 8 GPUs, not a 4-way bridge
     bridged = serves(candidate(catalog, "pcie-4x-h200-nvl").vehicle, demand)
     assert bridged.per_system == 0
-    assert "507.6 GB usable" in bridged.how
+    assert "545 GB usable, but the 512 GB fine-tuning job wants an NVSwitch domain" in bridged.how
 
 
 def test_dgx_b200_fits_one_per_15_kw_rack(catalog: CatalogSnapshot) -> None:
@@ -229,9 +232,10 @@ def test_train_on_rails_gets_the_smallest_train_that_holds_the_job(
     workload, facility = example("train-on-rails")
     rec, _ = recommend(workload=workload, facility=facility, catalog=catalog)
     assert rec is not None
-    # 72 × 186 = 13,392 GB × 0.9 = 12,052.8 GB ≥ 12,000 GB; $3.4 M < GB300 NVL72 $3.9 M
+    # 72 × 186 GiB = 72 × 199.7 = 14,379.6 GB × 0.9 = 12,941.6 GB ≥ 12,000 GB; $3.4 M < GB300
+    # NVL72 $3.9 M
     assert (rec.sku, rec.nvlink_domain_gpus, rec.vehicle) == ("gb200-nvl72", 72, "freight train")
-    assert rec.nvlink_domain_memory_gb == 13392.0
+    assert rec.nvlink_domain_memory_gb == 14379.6
     assert "132 kW each, 1 per 150 kW rack, 1 rack of 4, liquid cooling" in rec.why
 
 
@@ -260,13 +264,15 @@ def test_school_bus_gets_a_work_van(catalog: CatalogSnapshot) -> None:
         quoted=[quoted_system(catalog, "dgx-b300", 1)],
     )
     assert rec is not None and not rec.is_quoted
-    # One RTX PRO 6000 (96 GB): 96 × 0.9 = 86.4 − 32.8 GB of FP8 weights = 53.6 GB ÷ 2.147 GB
-    # per 8k conversation = 24 conversations; at 15 tokens/s a step may take 1/15 s, and
-    # 1,792 GB/s × 0.6 ÷ 15 = 71.7 GB − 32.8 = 38.9 GB ÷ 1.07 GB (half-context KV) = 36 ≥ 24.
-    # 8 GPUs × 24 = 192 users ≥ 100 in one server; $140,000 ÷ 100 users = $1,400 a user.
+    # One RTX PRO 6000 (96 GB GDDR7, as listed): 96 × 0.9 = 86.4 − 1.0 CUDA context − 1.342
+    # activations − 32.8 GB of FP8 weights = 51.26 GB ÷ 2.147 GB per 8k conversation = 23.9
+    # → 23 conversations; at 15 tokens/s a step may take 1/15 = 0.0667 s, and 23 of them take
+    # (32.02 + 23 × 0.537 GB half-context KV) ÷ (1,792 × 0.8039 = 1,440.6 GB/s) + 1.0 µs +
+    # 64 layers × 52.79 µs = 0.0308 + 0.0034 = 0.0342 s: memory, not speed, caps them at 23.
+    # 8 GPUs × 23 = 184 users ≥ 100 in one server; $140,000 ÷ 100 users = $1,400 a user.
     assert (rec.sku, rec.quantity, rec.vehicle) == ("rtx-pro-server-8x", 1, "work van")
-    assert "8 copies of it, one per GPU, 24 users apiece at 15 tokens/s" in rec.why
-    assert "1 × 192 = 192 users ≥ 100" in rec.why
+    assert "8 copies of it, one per GPU, 23 users apiece at 15 tokens/s" in rec.why
+    assert "1 × 184 = 184 users ≥ 100" in rec.why
     assert "$140,000, $1,400 per user at 15 tokens/s" in rec.why
 
 
@@ -292,13 +298,12 @@ def test_office_gets_a_sedan_within_the_circuit(catalog: CatalogSnapshot) -> Non
 
 def test_a_department_on_a_desk_circuit_needs_a_server_room(catalog: CatalogSnapshot) -> None:
     workload, facility = example("spark-for-a-department")
-    # with the FP8 weights' default FP8 KV a 4 × RTX PRO Max-Q workstation holds 196
-    # conversations; these desk-circuit arithmetic tests count a 16-bit cache
-    workload = workload.model_copy(update={"kv_precision": KvPrecision.BF16})
+    # with the FP8 weights' default FP8 KV a DGX Station (252 GiB) holds 194 conversations and
+    # a 4 × RTX PRO Max-Q workstation ~196, but 100 users' production serving is a server's
+    # job ("hopeless for a department needing to host a production workload"): no desk-side
+    # vehicle is offered, and an RTX PRO Server (7 kW, air) in a data-center rack is.
     rec, finding = recommend(workload=workload, facility=facility, catalog=catalog)
     assert rec is None and finding is not None and finding.severity == "critical"
-    # No desk-side vehicle serves 100 users alone (an RTX PRO workstation serves 24: five would
-    # be a desktop for a department); an RTX PRO Server (7 kW, air) in a data-center rack does.
     assert finding.metrics["unlocks"] == "rtx-pro-server-8x"
     assert finding.metrics["changes"] == ["a data-center rack of 7 kW with air cooling"]
     assert finding.metrics["needs_site"] == "datacenter"
@@ -306,8 +311,7 @@ def test_a_department_on_a_desk_circuit_needs_a_server_room(catalog: CatalogSnap
 
 
 def test_no_fleet_of_desk_side_vehicles(catalog: CatalogSnapshot) -> None:
-    workload, _facility = example("spark-for-a-department")
-    workload = workload.model_copy(update={"kv_precision": KvPrecision.BF16})  # 16-bit KV
+    workload, _facility = example("spark-for-a-department")  # FP8 weights, FP8 KV default
     rec, _ = recommend(
         workload=workload,
         facility=Facility(name="Server room", rack_power_kw=15, racks_available=4),
@@ -334,8 +338,9 @@ def test_a_job_bigger_than_any_domain_is_a_warning(catalog: CatalogSnapshot) -> 
     )
     assert rec is None and finding is not None
     assert (finding.check, finding.severity) == ("recommendation", "warning")
-    # the biggest domain on the lot: Vera Rubin NVL72, 72 × 288 = 20,736 GB × 0.9 = 18,662 GB
-    assert "18,662 GB usable, less than 50,000 GB" in finding.detail
+    # the biggest domain on the lot: Vera Rubin NVL72, 72 × 288 GiB = 72 × 309.2 = 22,265 GB
+    # × 0.9 = 20,039 GB
+    assert "20,039 GB usable, less than 50,000 GB" in finding.detail
     assert finding.lever.startswith("Split the job")
 
 
@@ -378,3 +383,19 @@ def test_the_review_says_why_there_is_none(catalog: CatalogSnapshot) -> None:
     [finding] = [f for f in report.findings if f.check == "recommendation"]
     assert finding.severity == "critical" and finding.lever.startswith("Lay rails first")
     assert report.verdict == "fail"
+
+
+@pytest.mark.parametrize(("users", "desk"), [(10, True), (11, False)])
+def test_a_small_team_may_share_a_desk_a_department_may_not(
+    catalog: CatalogSnapshot, users: int, desk: bool
+) -> None:
+    workload, _ = example("spark-for-a-department")
+    workload = workload.model_copy(update={"concurrent_users": users})
+    rec, _ = recommend(
+        workload=workload,
+        facility=Facility(name="Server room", rack_power_kw=15, racks_available=4),
+        catalog=catalog,
+    )
+    # up to 10 users a desk-side vehicle may be the cheapest fit; from 11 it is never offered
+    assert rec is not None
+    assert (rec.vehicle in {"compact car", "sedan", "station wagon"}) is desk

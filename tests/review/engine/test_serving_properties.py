@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from apps.catalog.snapshot import CatalogSnapshot, snapshot_from_fixture
 from apps.review.engine.checks import nvlink_domain, throughput
 from apps.review.engine.checks.context import ReviewContext
+from apps.review.engine.sizing.memory import runtime_reserve
 from tests.review.engine.engine_kit import context, only, quoted_system
 
 CATALOG = snapshot_from_fixture()
@@ -78,8 +79,10 @@ def test_plans_split_the_heads_and_stay_in_one_domain(load: tuple, users: int) -
         if plan.link == "NVLink":
             assert n <= vehicle.domain_gpus
         if plan.link in {"PCIe", "network"} and plan.fits:
-            # no NVLink-domain size held a copy of the weights plus one conversation
-            per_gpu = vehicle.gpu_memory_gb * 0.9
+            # no NVLink-domain size held a copy of the weights plus one conversation, with
+            # the runtime's reserve, CUDA context and activations taken off every GPU
+            assert vehicle.gpu is not None
+            per_gpu = runtime_reserve(vehicle.gpu, ctx.serving.load.activations_gb).usable_gb
             domain_room = vehicle.domain_gpus * per_gpu - ctx.serving.load.weights_gb
             assert domain_room < ctx.serving.load.kv_full_gb
 

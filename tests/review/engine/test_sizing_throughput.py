@@ -73,13 +73,15 @@ def test_spark_replica_for_qwen3_32b_fp8(catalog: CatalogSnapshot) -> None:
     assert (plan.gpus_per_replica, plan.replicas, plan.link) == (1, 1, "one GPU")
     # usable bandwidth 273 GB/s × 0.70 (measured Spark decode: 60-87 % of the bound) = 191.1
     assert plan.effective_bandwidth_gbs == pytest.approx(191.1)
-    # KV room (FP8 KV): (128 GB × 0.9 usable − 32.8 GB) ÷ 1.074 GB = 76.7 → 76 conversations
-    assert plan.kv_slots == 76
-    # the step floor: 64 layers × 52.27 µs (calibrated) = 3.345 ms
-    assert plan.overhead_seconds == pytest.approx(0.0033453, abs=1e-6)
-    # one conversation: (32.02 + 0.537) GB ÷ 191.1 GB/s + 3.345 ms = 0.17372 s → 5.76 tokens/s
-    assert plan.tokens_per_sec_per_user(1, load) == pytest.approx(5.7565, abs=0.001)
-    # at 4 tok/s a step may take 0.25 s: ((0.25 − 0.003345) × 191.1 − 32.02) ÷ 0.537 = 28.2
+    # KV room (FP8 KV): 128 GB LPDDR5X (not HBM: taken as listed) − 10 % engine reserve
+    # 12.8 − 1.0 CUDA context − 8,192 × 5,120 × 2 B × 16 = 1.342 activations = 112.86 GB;
+    # (112.86 − 32.8) ÷ 1.074 GB = 74.6 → 74 conversations
+    assert plan.kv_slots == 74
+    # the step floor: 1.0 µs + 64 layers × 52.79 µs (calibrated) = 3.380 ms
+    assert plan.overhead_seconds == pytest.approx(0.00337956, abs=1e-6)
+    # one conversation: (32.02 + 0.537) GB ÷ 191.1 GB/s + 3.380 ms = 0.17375 s → 5.755 tok/s
+    assert plan.tokens_per_sec_per_user(1, load) == pytest.approx(5.755, abs=0.001)
+    # at 4 tok/s a step may take 0.25 s: ((0.25 − 0.00338) × 191.1 − 32.02) ÷ 0.537 = 28.1
     assert plan.users_at_speed == 28
 
 
@@ -122,10 +124,12 @@ def test_b300_runs_one_copy_per_gpu(catalog: CatalogSnapshot) -> None:
     assert serving.primary is not None
     plan = serving.primary[1]
     assert (plan.gpus_per_replica, plan.replicas) == (1, 8)
-    # KV room per B300 (FP8 KV): (288 × 0.9 − 32.8) ÷ 1.074 = 210.8 → 210; × 8 replicas = 1,680
-    # users (was 840 with a 16-bit cache); TP 2 would hold 4 × 452 = 1,808, not 25 % more
-    assert plan.kv_slots == 210
-    assert serving.max_concurrent_users == 1680
+    # KV room per B300 (FP8 KV): 288 GiB = 309.24 GB × 0.9 − 1.0 CUDA context − 1.342
+    # activations = 275.97 GB; (275.97 − 32.8) ÷ 1.074 = 226.5 → 226; × 8 replicas = 1,808
+    # users (was 840 with a 16-bit cache in decimal GB); TP 2 would hold
+    # 4 × ⌊(2 × 275.97 − 32.8) ÷ 1.074⌋ = 4 × 483 = 1,932, not 25 % more
+    assert plan.kv_slots == 226
+    assert serving.max_concurrent_users == 1808
     # bound for one replica: 8,000 GB/s ÷ 32.8 GB = 243.9 tokens/s
     assert serving.decode_bound == pytest.approx(243.9, abs=0.1)
     # 100 users over 8 copies = 13 per copy; 13 ≥ 8 so the calibration holds: medium
@@ -146,11 +150,13 @@ def test_moe_bound_reads_active_parameters_only(catalog: CatalogSnapshot) -> Non
     serving = fleet_serving([_vehicle(catalog, "dgx-b200")], load)
     assert serving.primary is not None
     plan = serving.primary[1]
-    # the KV cache limits users, and one copy over 8 GPUs holds (1,296 − 235) ÷ 0.789 = 1,345
+    # the KV cache limits users, and one copy over 8 GPUs holds 8 × (180 GiB = 193.27 GB × 0.9
+    # − 1.0 − 8,192 × 4,096 × 2 B × 16 = 1.074 activations) = 1,374.98 GB:
+    # (1,374.98 − 235) ÷ 0.789 = 1,445
     # at 20 tok/s against 4 × 112 = 448 for four 2-GPU copies (was: the first size covering
     # the 100 asked users, 2 GPUs; capacity no longer depends on the asked count)
     assert (plan.gpus_per_replica, plan.replicas, plan.link) == (8, 1, "NVLink")
-    assert serving.max_concurrent_users == 1345
+    assert serving.max_concurrent_users == 1445
     # bound: 8 × 7,700 GB/s ÷ 22 GB = 2,800 tokens/s
     assert plan.decode_bound == pytest.approx(2800.0)
     assert serving.confidence == "low"
@@ -161,29 +167,30 @@ def test_moe_step_reads_more_experts_as_the_batch_grows(catalog: CatalogSnapshot
     load = _load(catalog, "Qwen3-235B-A22B", users=100, speed=20)
     plan = replica_plan(_vehicle(catalog, "dgx-b200"), load)
     one, many = plan.step_seconds(1, load), plan.step_seconds(32, load)
-    # usable bandwidth 8 × 7,700 × 0.8031 = 49,471 GB/s; a step reads the dense part (7.37 GB:
+    # usable bandwidth 8 × 7,700 × 0.8039 = 49,520 GB/s; a step reads the dense part (7.37 GB:
     # attention, router, head) and of the 227.0 GB of routed experts the share the batch
-    # touches, 1 − (1 − 8/128)^batch, at the calibrated expert efficiency 0.9425, plus KV
-    # (FP8: 0.394 GB per conversation); the floor is 94 layers × (52.27 + 10.78 NVLink +
-    # 10.25 MoE) µs = 6.89 ms
-    floor = 94 * (52.27 + 10.78 + 10.25) / 1e6
+    # touches, 1 − (1 − 8/128)^batch, at the calibrated expert efficiency 1.0, plus KV
+    # (FP8: 0.394 GB per conversation); the floor is 1.0 µs + 94 layers × (52.79 + 4.3 NVLink ×
+    # log2(8) = 12.9 + 11.0 MoE) µs = 7.30 ms
+    floor = (1.0 + 94 * (52.79 + 4.3 * 3 + 11.0)) / 1e6
     assert plan.overhead_seconds == pytest.approx(floor, rel=1e-6)
     dense, experts, kv = load.dense_read_gb, 227.00712912, 0.394264576
-    assert one == pytest.approx((dense + experts * 0.0625 / 0.9425 + kv) / 49470.96 + floor)
+    assert one == pytest.approx((dense + experts * 0.0625 / 1.0 + kv) / 49520.24 + floor)
     touched = 1 - (1 - 0.0625) ** 32  # 87.3 % of the experts
     assert many == pytest.approx(
-        (dense + experts * touched / 0.9425 + 32 * kv) / 49470.96 + floor, rel=1e-6
+        (dense + experts * touched / 1.0 + 32 * kv) / 49520.24 + floor, rel=1e-6
     )
 
 
 def test_a_model_bigger_than_one_card_is_split_over_pcie(catalog: CatalogSnapshot) -> None:
     load = _load(catalog, "Llama-3.1-70B", Precision.BF16, users=10, speed=10)
     plan = replica_plan(_vehicle(catalog, "rtx-pro-server-8x"), load)
-    # 141.1 GB + 2.68 GB ÷ (96 × 0.9) = 1.66 → at least 2 cards, joined only by PCIe; all 8
-    # in one copy hold (691 − 141) ÷ 2.68 = 204 users at 10 tok/s against 4 × 11 = 44
+    # 141.1 GB + 2.68 GB ÷ (96 GB GDDR7 × 0.9 − 1.0 − 2.15 activations = 83.25) = 1.73 → at
+    # least 2 cards, joined only by PCIe; all 8 in one copy hold (666.0 − 141.1) ÷ 2.68 = 195
+    # users at 10 tok/s against 4 × 11 = 44
     assert (plan.gpus_per_replica, plan.replicas, plan.link) == (8, 1, "PCIe")
-    # 8 × 1,792 GB/s × 0.8031 (calibrated datacenter) × 0.70 (PCIe split) = 8,059.3 GB/s
-    assert plan.effective_bandwidth_gbs == pytest.approx(8059.27, abs=0.01)
+    # 8 × 1,792 GB/s × 0.8039 (calibrated datacenter) × 0.70 (PCIe split) = 8,067.30 GB/s
+    assert plan.effective_bandwidth_gbs == pytest.approx(8067.30, abs=0.01)
 
 
 def test_a_model_bigger_than_the_vehicle_does_not_fit(catalog: CatalogSnapshot) -> None:

@@ -43,7 +43,7 @@ DEVELOPER = {
 @dataclass(frozen=True)
 class Situation:
     name: str
-    systems: list[tuple[str, int]]
+    systems: list[tuple[Any, ...]]
     workload: dict[str, Any]
     facility: Any
     total: Decimal | None = None
@@ -144,11 +144,73 @@ SITUATIONS = [
 ]
 
 
+#: The mopeds and motorcycles (issue 21): a laptop's GPU is read from its quote line.
+LAPTOP = ("dell-pro-max-16-plus", "rtx-pro-5000-laptop", 4689)
+ONE_DEVELOPER_8B = {
+    "kind": "development",
+    "model": "Qwen3-8B",
+    "precision": "bf16",
+    "tokens_per_sec_per_user": 10,
+}
+SITUATIONS += [
+    Situation(
+        # One developer on one laptop: 896 GB/s ÷ 16.4 GB ≈ 54.7 tokens/s, one rider.
+        "a laptop for one developer: breakfast for one, charged up, expensed",
+        [(*LAPTOP, 1)],
+        ONE_DEVELOPER_8B,
+        OFFICE_15A,
+        total=Decimal("4689"),
+        levels={"finance": "calm", "facilities": "calm"},
+        said=[
+            "Breakfast for one.",
+            "as long as it is charged up (280 W at most)",
+            "Finance expensed it without reading the receipt: $4,689.",
+        ],
+        # a laptop is not in a pocket: the phone's line is not said
+        never=["switch pockets", "Nobody runs a factory", "Hopeless for a department"],
+    ),
+    Situation(
+        # 200 users of a shared service on 10 laptops: the guide's mismatch, whatever the sum.
+        "ten laptops for a 200-user department: nobody runs a factory from a motorcycle",
+        [(*LAPTOP, 10)],
+        _serving(200, 10) | {"model": "Qwen3-8B", "precision": "bf16"},
+        OFFICE_15A,
+        total=Decimal("46890"),
+        levels={"finance": "high"},
+        said=[
+            "Nobody runs a factory from a motorcycle",
+            "10 separate hosts",
+            # $4,689 each is under the $10,000 line; the fleet is a purchase order
+            "Each laptop alone would be expensed without reading the receipt ($4,689)",
+        ],
+        never=["Breakfast for one", "Finance expensed it without reading the receipt: $"],
+    ),
+    Situation(
+        # The moped: on-device only, in a pocket.
+        "a phone: on-device only, and Facilities will switch pockets",
+        [("apple-iphone-16-pro", "apple-a18-pro", 1099, 1)],
+        _serving(1, 5) | {"kind": "development", "model": "Llama-3.2-1B", "precision": "int4"},
+        OFFICE_15A,
+        total=Decimal("1099"),
+        levels={"finance": "calm", "facilities": "calm"},
+        said=["On-device only: a phone is not a server", "they'll switch pockets"],
+    ),
+    Situation(
+        # A semi has no pocket and no charger: none of the personal lines.
+        "a DGX B200: no moped or motorcycle lines",
+        [("dgx-b200", 1)],
+        _serving(100, 15),
+        ROW_RDHX,
+        never=["switch pockets", "charged up", "Nobody runs a factory", "On-device only"],
+    ),
+]
+
+
 @pytest.mark.parametrize("situation", SITUATIONS, ids=[s.name for s in SITUATIONS])
 def test_each_line_only_where_its_facts_hold(
     catalog: CatalogSnapshot, situation: Situation
 ) -> None:
-    systems = [quoted_system(catalog, sku, quantity) for sku, quantity in situation.systems]
+    systems = [_system(catalog, *row) for row in situation.systems]
     report = run(catalog, systems, situation.workload, situation.facility, total=situation.total)
     said = _everything_said(report)
     for who, level in situation.levels.items():
@@ -168,3 +230,12 @@ def test_the_floor_line_reads_load_then_rating(catalog: CatalogSnapshot) -> None
     # load first, then the rating, in both units: 250 lb/sq ft × 4.88243 = 1,221 kg/m²
     assert floor.title.startswith(f"Floor load {number_format(load)} lb/sq ft (")
     assert floor.title.endswith("within a 250 lb/sq ft (1,221 kg/m²) rating")
+
+
+def _system(catalog: CatalogSnapshot, sku: str, *rest: Any) -> Any:
+    """(sku, quantity) for a catalog system; (family, GPU, unit price, quantity) for a
+    configured one whose quote line names its one GPU (a laptop, a phone)."""
+    if len(rest) == 1:
+        return quoted_system(catalog, sku, rest[0])
+    gpu_key, price, quantity = rest
+    return quoted_system(catalog, sku, quantity, gpu_key=gpu_key, gpus=1, unit_price=price)

@@ -1,4 +1,5 @@
-"""`review_quote QUOTE_FILE --workload W --facility F [--format json|text] [--pdf OUT.pdf]`.
+"""`review_quote QUOTE_FILE --workload W --facility F [--format json|text] [--pdf OUT.pdf]
+[--sheet NAME]`.
 
 QUOTE_FILE `-` reads a pasted table (tab- or comma-separated) from standard input:
 `pbpaste | manage.py review_quote - --workload w.json --facility f.json`.
@@ -6,6 +7,8 @@ QUOTE_FILE `-` reads a pasted table (tab- or comma-separated) from standard inpu
 The command line of CONTRACT.md. Exit 0 when the review completed, whatever the verdict; exit 2
 with one line on stderr for bad input: "error: quote.csv, row 2, column 'Qty': quantity -2 is
 negative". Never a traceback: anything unexpected is "error: quote.csv: internal error: T".
+A workbook with two sheets that both look like quotes exits 2 naming them ("… run again with
+--sheet NAME: 'Option A' (2 rows under …), 'Option B' (…)"); `--sheet NAME` reads that one.
 """
 
 from __future__ import annotations
@@ -93,6 +96,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--format", choices=("json", "text"), default="text")
         parser.add_argument("--pdf", metavar="OUT.pdf", help="also write the PDF report here")
+        parser.add_argument(
+            "--sheet",
+            metavar="NAME",
+            help="the workbook sheet that holds the quote, when two sheets look like quotes",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         quote_name = Path(options["quote_file"]).name or options["quote_file"]
@@ -129,6 +137,7 @@ class Command(BaseCommand):
             facility=facility,
             catalog=catalog,
             workload_arg=options["workload"],
+            sheet=options.get("sheet"),
         )
         if options.get("pdf"):
             _pdf_write(report, Path(options["pdf"]), quote_date=intake.parsed.quote_date)
@@ -186,16 +195,20 @@ def quote_bytes_review(
     facility: Facility,
     catalog: CatalogSnapshot,
     workload_arg: str,
+    sheet: str | None = None,
 ) -> tuple[QuoteIntake, ReviewReport]:
     """One quote through intake and the engine (apps/review/pipeline.py). A file we cannot read
     is named after the quote; a workload the catalog cannot size, after the --workload argument.
     The intake comes back too: the PDF prints the quote's date."""
     from apps.quotes.intake import quote_intake
-    from apps.quotes.parsing import QuoteParseError
+    from apps.quotes.parsing import QuoteParseError, SheetChoiceNeeded
     from apps.review.pipeline import review_of_intake
 
     try:
-        intake = quote_intake(data, name, catalog)
+        intake = quote_intake(data, name, catalog, sheet=sheet)
+    except SheetChoiceNeeded as exc:
+        sheets = ", ".join(c.words() for c in exc.candidates)
+        raise BadInput(f"{exc}: run again with --sheet NAME: {sheets}") from None
     except QuoteParseError as exc:
         raise BadInput(str(exc)) from None
     try:

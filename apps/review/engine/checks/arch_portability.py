@@ -1,23 +1,37 @@
-"""arch_portability: Arm (Grace, GB10) against x86 between development and production.
+"""arch_portability: what carries over from the vehicle on the quote to the production target.
 
 "Spark uses an Arm-based CPU, so moving workloads from Spark to an x86-based server may require
 rebuilding containers, validating architecture-specific dependencies, and tuning performance."
 Applies when the quote has an Arm system; always info: it is engineering effort, not a mistake.
+
+A machine that is not CUDA at all (Apple silicon, AMD's Strix Halo, a Copilot+ PC's NPU, a
+phone) shares less still with the DGX family: the CUDA containers, the DGX software stack and
+NVLink stay behind. A phone runs models on-device only; it serves nobody else.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from apps.review.engine.checks._common import finding_make
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding
+from apps.review.engine.sizing.vehicle import Vehicle
 
 CHECK = "arch_portability"
+#: What a non-CUDA engine runs instead, by vendor.
+STACKS = {
+    "Apple": "Metal, MLX or llama.cpp",
+    "AMD": "ROCm, Vulkan or DirectML",
+    "Qualcomm": "the NPU through ONNX Runtime or Qualcomm's AI stack",
+}
 
 
 def check(ctx: ReviewContext) -> list[Finding]:
-    arm = [v.name for v in ctx.vehicles if v.system.cpu_arch == "arm"]
+    findings = [_not_cuda(v) for v in _distinct(v for v in ctx.vehicles if not v.is_cuda)]
+    arm = [v.name for v in ctx.vehicles if v.system.cpu_arch == "arm" and v.is_cuda]
     if not arm:
-        return []
+        return findings
     x86 = [v.name for v in ctx.vehicles if v.system.cpu_arch == "x86"]
     names = ", ".join(dict.fromkeys(arm))
     detail = (
@@ -28,7 +42,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
     )
     if x86:
         detail += f" This quote mixes it with x86 ({', '.join(dict.fromkeys(x86))})."
-    return [
+    findings.append(
         finding_make(
             CHECK,
             "info",
@@ -38,4 +52,46 @@ def check(ctx: ReviewContext) -> list[Finding]:
             lever="Build multi-arch images (arm64 and amd64) in CI and test on the production "
             "architecture.",
         )
-    ]
+    )
+    return findings
+
+
+def _distinct(vehicles: Iterable[Vehicle]) -> list[Vehicle]:
+    seen: dict[str, Vehicle] = {}
+    for vehicle in vehicles:
+        seen.setdefault(vehicle.system.sku, vehicle)
+    return list(seen.values())
+
+
+def _not_cuda(vehicle: Vehicle) -> Finding:
+    """A non-CUDA vehicle: what does not carry over to the DGX family, and what it runs."""
+    gpu = vehicle.gpu
+    assert gpu is not None
+    stack = STACKS.get(gpu.vendor, "its vendor's own runtime")
+    metrics = {"system": vehicle.system.sku, "engine": gpu.model, "vendor": gpu.vendor}
+    if vehicle.system.form_factor == "phone":
+        return finding_make(
+            CHECK,
+            "info",
+            "On-device only: a phone is not a server",
+            f"The {vehicle.name} runs small models on its own chip ({gpu.model}): photos, "
+            "dictation, summaries, one rider. It serves nobody else, and none of it is CUDA: the "
+            "containers, the DGX software stack and NVLink have nothing to run on. The tokens "
+            "its apps use mostly come from someone else's AI factory.",
+            metrics=metrics,
+            lever="Size the service the phones call, not the phones.",
+        )
+    return finding_make(
+        CHECK,
+        "info",
+        "Not CUDA: the containers and the DGX stack do not carry over",
+        f"The {vehicle.name} runs the {gpu.model} with "
+        f"{vehicle.gpu_memory_gb:g} GB of unified memory, not an NVIDIA GPU. CUDA containers, the "
+        "DGX software stack (DGX OS, NVIDIA AI Enterprise, NIM) and NVLink do not carry over: "
+        f"the work runs on {stack}, and what is built here is rebuilt and re-validated before it "
+        "moves to a CUDA server or rack. A DGX Spark is the desk machine that shares the racks' "
+        "stack.",
+        metrics=metrics | {"unified_memory_gb": vehicle.gpu_memory_gb},
+        lever="Prototype where production runs (a DGX Spark or an RTX PRO workstation) when the "
+        "target is CUDA; keep the Mac for the work that stays on it.",
+    )

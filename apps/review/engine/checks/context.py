@@ -23,7 +23,7 @@ from apps.review.engine.schemas import (
 )
 from apps.review.engine.sizing.facility import RackPlan, vehicle_rack_plan
 from apps.review.engine.sizing.fp64 import Fp64Fleet, fp64_fleet
-from apps.review.engine.sizing.memory import JobMemory, job_memory
+from apps.review.engine.sizing.memory import JobMemory, gpu_memory_gb, job_memory
 from apps.review.engine.sizing.throughput import FleetServing, fleet_serving, workload_serving_load
 from apps.review.engine.sizing.vehicle import Vehicle, vehicles_from
 
@@ -103,7 +103,7 @@ class ReviewContext:
             gpu = self.catalog.gpu_by_key.get(spec.gpu or "")
             if gpu is None or spec.nvlink_domain_gpus < min_gpus:
                 continue
-            domain_gb = spec.nvlink_domain_gpus * gpu.memory_gb
+            domain_gb = spec.nvlink_domain_gpus * gpu_memory_gb(gpu)
             if domain_gb >= gb and (best is None or domain_gb < best[0]):
                 best = (domain_gb, spec)
         return best[1] if best else None

@@ -10,10 +10,13 @@ served by more copies.
 from __future__ import annotations
 
 import math
+import re
 
-from apps.review.engine.checks._common import finding_make, gpu_figure, num
+from apps.review.engine.checks._common import finding_make, gpu_figure, num, pct
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding, WorkloadKind
+from apps.review.engine.sizing.memory import gpu_memory_gb, gpu_memory_words
+from apps.review.engine.sizing.throughput import link_words
 
 CHECK = "nvlink_domain"
 NVSWITCH_DOMAIN = 8  # below this, GPUs are joined by PCIe or a bridge, not an NVSwitch fabric
@@ -45,26 +48,34 @@ def check(ctx: ReviewContext) -> list[Finding]:
     gpu = best.gpu
     domain_gb = best.domain_memory_gb
     domain_text = (
-        f"one {num(domain_gb)} GB NVLink domain ({best.domain_gpus} × {num(gpu.memory_gb)} GB "
+        f"one {num(domain_gb)} GB NVLink domain ({best.domain_gpus} × {gpu_memory_words(gpu)} "
         f"{gpu.model})"
         if best.domain_gpus > 1
         else f"one {gpu.model} ({num(domain_gb)} GB, its own domain: no NVLink to a neighbour)"
     )
-    gpus_needed = math.ceil(unit / gpu.memory_gb)
+    gpus_needed = math.ceil(unit / gpu_memory_gb(gpu))
     serving = ctx.serving
+    plan = None
     if job.basis == "inference" and serving is not None and serving.primary is not None:
         # one plan per report: the GPUs a copy rides on are the serving plan's (TP sizes that
-        # divide the heads: 128 heads over 4 or 8, never 5)
-        gpus_needed = serving.primary[1].gpus_per_replica
+        # divide the heads: 128 heads over 4 or 8, never 5), and so is the link that joins them
+        plan = serving.primary[1]
+        gpus_needed = plan.gpus_per_replica
+    if plan is not None and plan.link in ("PCIe", "network"):
+        link_kind, link = plan.link, plan.link_text
+    else:
+        link_kind = "PCIe" if gpus_needed <= best.gpus_per_system else "network"
+        link = link_words(best, link_kind, gpus_needed)
     metrics = {
         "unit_memory_gb": round(unit, 2),
         "nvlink_domain_memory_gb": round(domain_gb, 2),
         "nvlink_domain_gpus": best.domain_gpus,
         "gpus_needed": gpus_needed,
         "system": best.system.sku,
+        "link": link_kind,
     }
     formula = (
-        f"{num(unit)} GB vs {best.domain_gpus} × {num(gpu.memory_gb)} GB = {num(domain_gb)} GB"
+        f"{num(unit)} GB vs {best.domain_gpus} × {gpu_memory_words(gpu)} = {num(domain_gb)} GB"
     )
     figures = [gpu_figure(best, "memory_gb")]
     if unit <= domain_gb:
@@ -86,10 +97,10 @@ def check(ctx: ReviewContext) -> list[Finding]:
     right_text = ""
     if right_fit is not None:
         right_gpu = ctx.catalog.gpu_by_key[right_fit.gpu or ""]
-        right_gb = right_fit.nvlink_domain_gpus * right_gpu.memory_gb
+        right_gb = right_fit.nvlink_domain_gpus * gpu_memory_gb(right_gpu)
         right_text = (
             f" (e.g. {right_fit.name.split(' (')[0]}: {right_fit.nvlink_domain_gpus} × "
-            f"{num(right_gpu.memory_gb)} = {num(right_gb)} GB)"
+            f"{gpu_memory_words(right_gpu)} = {num(right_gb)} GB)"
         )
     lever = f"Quote the smallest NVLink domain that holds the job{right_text}, then scale out."
     if unit > ctx.total_memory_gb:
@@ -106,16 +117,15 @@ def check(ctx: ReviewContext) -> list[Finding]:
                 figures=figures,
             )
         ]
-    over_pcie = best.domain_gpus < NVSWITCH_DOMAIN
-    link = "PCIe" if over_pcie else "the network between NVLink domains"
-    if training and over_pcie:
+    over_pcie = link_kind == "PCIe"
+    if training and best.domain_gpus < NVSWITCH_DOMAIN:
         return [
             finding_make(
                 CHECK,
                 "critical",
                 "A house on the roofs of eight vans",
                 f"The {num(unit)} GB {kind.value.replace('_', '-')} job has to ride in one coupled "
-                f"vehicle, but the biggest domain here is {domain_text}. Split over PCIe across "
+                f"vehicle, but the biggest domain here is {domain_text}. Split over {link} across "
                 f"{gpus_needed} GPUs, it passes notes at a fraction of NVLink speed and would run "
                 "so slowly it effectively wouldn't work. The GPU count and name match a semi; the "
                 "vehicle does not.",
@@ -139,6 +149,26 @@ def check(ctx: ReviewContext) -> list[Finding]:
             f"split across {gpus_needed} GPUs over {link}. It runs, but the GPUs pass notes at a "
             "fraction of NVLink speed."
         )
+        if link_kind == "network" and plan is not None:
+            hosts = math.ceil(gpus_needed / max(best.gpus_per_system, 1))
+            pooled = gpus_needed * gpu.memory_gb
+            detail += (
+                f" The {hosts} hosts are a small cluster: their memory is pooled for sharding "
+                f"({gpus_needed} × {num(gpu.memory_gb)} GB = {num(pooled)} GB), and every layer's "
+                f"notes cross that link, so the throughput estimate gives up "
+                f"{pct(plan.split_penalty)} of their combined bandwidth and compute to the split "
+                "(a Rightsize estimate)."
+            )
+            metrics["pooled_memory_gb"] = round(pooled, 2)
+            metrics["split_penalty"] = round(plan.split_penalty, 2)
+            cable = _interconnect_line(ctx)
+            metrics["interconnect_line"] = cable
+            if cable is None:
+                detail += (
+                    " The quote carries no cable between them (a QSFP cable for two, a switch "
+                    "for more): without one they are separate machines and a copy cannot be "
+                    "split at all."
+                )
     return [
         finding_make(
             CHECK,
@@ -151,3 +181,15 @@ def check(ctx: ReviewContext) -> list[Finding]:
             figures=figures,
         )
     ]
+
+
+#: A quote line that joins hosts: a QSFP/DAC cable, a ConnectX-7 link, a switch.
+_INTERCONNECT = re.compile(r"\bqsfp|\bdac\b|connectx|\b[24]00\s*gbe\b|\bswitch\b", re.IGNORECASE)
+
+
+def _interconnect_line(ctx: ReviewContext) -> int | None:
+    """The line number of the cable (or switch) joining the quote's hosts, if it has one."""
+    for line in ctx.quote.lines:
+        if line.sku is None and _INTERCONNECT.search(line.description):
+            return line.line
+    return None

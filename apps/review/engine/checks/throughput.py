@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from apps.review.engine.checks._common import finding_make, gpu_figure, num
 from apps.review.engine.checks.context import ReviewContext
-from apps.review.engine.schemas import Finding
+from apps.review.engine.schemas import Finding, WorkloadKind
 from apps.review.engine.sizing.calibration import calibration
+from apps.review.engine.sizing.vehicle import Vehicle
+from apps.words import vehicle_name
 
 CHECK = "throughput"
 #: The desk vehicles: a Spark or a workstation serves one developer, not a department.
@@ -77,9 +79,11 @@ def check(ctx: ReviewContext) -> list[Finding]:
         if plan.gpus_per_replica > 1
         else f"one {gpu.model}"
     )
+    split_text = f", split over {plan.link_text}," if plan.gpus_per_replica > 1 else ""
     intro = (
         f"Using the simplest memory-bandwidth calculation, {load.model_name} at "
-        f"{load.precision.value.upper()} on {replica} ({num(plan.bandwidth_gbs)} GB/s) reads "
+        f"{load.precision.value.upper()} on {replica} ({num(plan.bandwidth_gbs)} GB/s)"
+        f"{split_text} reads "
         f"{num(load.active_weights_gb)} GB of weights per token: about "
         f"{num(plan.decode_bound)} tokens/s for a single conversation."
     )
@@ -95,6 +99,52 @@ def check(ctx: ReviewContext) -> list[Finding]:
         "More bandwidth per conversation: more replicas (GPUs or systems), a faster engine, or a "
         "lower precision (FP8 halves the bytes read per token); or ask less speed per user."
     )
+    personal = [v for v in ctx.gpu_vehicles if v.is_personal]
+    devices = sum(v.quantity for v in personal)
+    developers = ctx.workload.kind == WorkloadKind.DEVELOPMENT
+    if personal and len(personal) == len(ctx.gpu_vehicles) and not developers and users > devices:
+        # "Nobody runs a factory from a motorcycle": a department's production load on phones
+        # or laptops is the guide's mismatch whatever the arithmetic says, since each device
+        # is its own host for one or two riders.
+        kind = vehicle_name(vehicle.system.form_factor)
+        return [
+            finding_make(
+                CHECK,
+                "critical",
+                f"Nobody runs a factory from a {kind}",
+                intro
+                + f" The {devices:,} {_device_word(vehicle, devices)} on the quote are {devices:,} "
+                f"separate hosts, each built for one or two riders; {users:,} users sharing one "
+                f"{ctx.workload.kind.value.replace('_', '-')} service are a department's "
+                "production workload, and that is not what this vehicle is for.",
+                metrics=metrics | {"devices": devices},
+                formula=formula,
+                lever="Keep the laptops for the people who carry them; serve the department from "
+                "the right fit below (a workstation or a server), then scale out.",
+                figures=figures,
+            )
+        ]
+    one_each = developers and served >= users and users <= max(devices, 1)
+    at_the_desk_alone = vehicle.system.form_factor in DESK_FORM_FACTORS and users <= 1
+    if one_each and (personal or at_the_desk_alone):
+        # The guide's "Fine for one developer ... Breakfast for one": only where one developer
+        # is each machine's load.
+        each = f" on each of the {devices:,}" if devices > 1 else ""
+        breakfast = (
+            f" One developer per {_device_word(vehicle, 1)}{each}: fine for learning the "
+            "software and testing an application. Breakfast for one."
+        )
+        return [
+            finding_make(
+                CHECK,
+                "ok",
+                f"Serves all {users:,} user{'s' if users != 1 else ''} at {num(asked)} tokens/s",
+                intro + estimate + breakfast,
+                metrics=metrics,
+                formula=formula,
+                figures=figures,
+            )
+        ]
     if served < users / 2:
         # The field guide's desk-machine lines ("Breakfast for one", "hopeless for a
         # department") describe a Spark-sized vehicle; a semi that seats 1,200 of 5,000 users is
@@ -153,3 +203,11 @@ def check(ctx: ReviewContext) -> list[Finding]:
 
 def _round(value: float | None) -> float | None:
     return round(value, 2) if value is not None else None
+
+
+def _device_word(vehicle: Vehicle, count: int) -> str:
+    """ "laptop(s)" or "phone(s)" for a personal vehicle, its name otherwise."""
+    word = {"laptop": "laptop", "phone": "phone"}.get(vehicle.system.form_factor)
+    if word is None:
+        return vehicle.name
+    return word if count == 1 else f"{word}s"

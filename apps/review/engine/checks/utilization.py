@@ -35,6 +35,10 @@ def check(ctx: ReviewContext) -> list[Finding]:
         f"{plural(use.capacity_users, 'user')} × {num(asked)} tok/s = {num(capacity_tps)} tok/s "
         f"= {pct(use.share)}"
     )
+    link = _split_link(ctx)
+    if link:
+        metrics["link"] = link
+    link_note = f" Each copy of the model is split over {link}." if link else ""
     if use.capacity_users == 0 or use.share >= 1.0:
         return [
             finding_make(
@@ -42,7 +46,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
                 "ok",
                 "No idle capacity",
                 "Every seat is taken: the quote is fully used by this load (the throughput check "
-                "says whether everyone gets a seat).",
+                f"says whether everyone gets a seat).{link_note}",
                 metrics=metrics,
                 formula=formula,
             )
@@ -79,7 +83,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
                 CHECK,
                 "ok",
                 "Sized for development",
-                f"{idle_text}, as a development box should between runs.",
+                f"{idle_text}, as a development box should between runs.{link_note}",
                 metrics=metrics,
                 formula=formula,
             )
@@ -91,7 +95,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
                 "info",
                 "Room to grow",
                 f"{idle_text}{money}. Fine if the load is expected to grow; otherwise a smaller "
-                "vehicle would do.",
+                f"vehicle would do.{link_note}",
                 metrics=metrics,
                 formula=formula,
                 lever="Fewer engines or a smaller vehicle, unless growth is planned.",
@@ -102,8 +106,18 @@ def check(ctx: ReviewContext) -> list[Finding]:
             CHECK,
             "ok",
             f"Busy enough: {pct(use.share)} used",
-            f"{idle_text}.",
+            f"{idle_text}.{link_note}",
             metrics=metrics,
             formula=formula,
         )
     ]
+
+
+def _split_link(ctx: ReviewContext) -> str:
+    """The link the serving plan splits a copy over (the same words the NVLink and throughput
+    findings use), or "" when a copy sits on one GPU or one NVLink domain."""
+    serving = ctx.serving
+    if serving is None or serving.primary is None:
+        return ""
+    plan = serving.primary[1]
+    return plan.link_text if plan.link in ("PCIe", "network") else ""

@@ -6,12 +6,18 @@ is an engine-less vehicle and is skipped) plus any kit the quote assembled itsel
 
 1. Hold the biggest job in one NVLink domain, at the 90 % of memory the runtime leaves usable.
    Training, full fine-tuning and LoRA must fit one domain: a 512 GB fine-tune fits a DGX H100
-   (8 × 80 = 640 GB, 576 GB usable) and not four bridged H200 NVL (4 × 141 = 564 GB, 507.6
-   usable). Inference holds one copy of the weights plus one conversation per replica, and a
-   replica may span the GPUs of one domain, never PCIe or the network.
+   (8 × 80 GiB = 687.2 GB, 618.5 GB usable); four bridged H200 NVL (4 × 141 GiB = 605.6 GB,
+   545 usable) hold it too, but training and full fine-tuning want an 8-GPU NVSwitch semi, and
+   get the bridge only when no semi fits the building (the recommendation says so). Inference
+   holds one copy of the weights plus one conversation per replica, and a replica may span the
+   GPUs of one domain, never PCIe or the network.
 2. Scale out to the demand: users at the asked tokens/s for inference-type loads (replicas ×
    users each), FP64 TFLOPS for HPC, one domain for a training job. Desk-side vehicles are
-   one-desk vehicles: never a fleet of them ("a desktop for a department").
+   one-desk vehicles: never a fleet of them ("a desktop for a department"), and never for a
+   department's production serving (inference, RAG or vision for more than 10 users): the
+   field guide calls a desk "hopeless for a department needing to host a production
+   workload", however many conversations its memory holds (with the FP8 KV cache FP8 weights
+   default to, a 4 × RTX PRO Max-Q workstation holds ~196).
 3. Keep what the facility can power, cool and carry (`facility_fit`), planned at what the room
    cools without a warning (20 kW of air per rack, 60 kW with rear doors) and, on an office
    circuit, within its 80 % continuous rating; only when nothing fits that way, at the hard limits.
@@ -26,6 +32,7 @@ Pure: pydantic in, pydantic out; the sizing is `apps/review/sizing`, reused, nev
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -133,6 +140,20 @@ def recommend(
     pool = [p for p in fitting if p.comfortable] or fitting
     if pool:
         return recommendation_of(min(pool, key=Plan.rank_key), facility), None
+    if demand.min_domain_gpus > 1:
+        # no NVSwitch semi fits this building: a bridged domain that holds the job is the
+        # closest fit, and the recommendation says what it gives up
+        bridged = replace(demand, min_domain_gpus=1)
+        fitting = [p for p in plans_for(candidates, bridged, facility)[0] if p.fit.fits]
+        pool = [p for p in fitting if p.comfortable] or fitting
+        if pool:
+            rec = recommendation_of(min(pool, key=Plan.rank_key), facility)
+            note = (
+                f" No {demand.min_domain_gpus}-GPU NVSwitch system fits this facility, so this "
+                "bridged domain is the closest fit: the job fits its memory, but its GPUs talk "
+                "over a bridge, slower than a semi's fabric."
+            )
+            return rec.model_copy(update={"why": rec.why + note}), None
     if plans:
         return None, blocked_finding(plans, facility)
     return None, nothing_serves_finding(demand, skipped)

@@ -19,7 +19,12 @@ from apps.review.engine.schemas import (
     WorkloadKind,
 )
 from apps.review.engine.sizing.fp64 import fp64_fleet
-from apps.review.engine.sizing.memory import USABLE_MEMORY_FRACTION, JobMemory, job_memory
+from apps.review.engine.sizing.memory import (
+    USABLE_MEMORY_FRACTION,
+    JobMemory,
+    gpu_memory_words,
+    job_memory,
+)
 from apps.review.engine.sizing.throughput import (
     ReplicaPlan,
     ServingLoad,
@@ -36,6 +41,17 @@ SERVING_KINDS = frozenset(
 ONE_DOMAIN_KINDS = frozenset({WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING, WorkloadKind.LORA})
 
 Basis = Literal["users", "fp64", "memory"]
+# A full fine-tune or training run is a cement-truck job: "it wants an eight-GPU node to start"
+# (the field guide); a 4-way NVLink bridge of PCIe cards holds 4 × 141 GiB = 605.6 GB but
+# "is a poor vehicle for a job that needs eight GPUs talking at memory speed". LoRA is the
+# lighter fine-tuning a work van carries.
+SEMI_KINDS = frozenset({WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING})
+NVSWITCH_DOMAIN_GPUS = 8
+# "Hopeless for a department needing to host a production workload" (the field guide on desk
+# vehicles): production serving for more than a small team goes on a server, whatever a
+# workstation's memory could hold (with FP8 KV a 4 × RTX PRO Max-Q holds ~196 conversations).
+PRODUCTION_KINDS = frozenset({WorkloadKind.INFERENCE, WorkloadKind.RAG, WorkloadKind.VISION})
+DESK_TEAM_USERS = 10  # the most concurrent users a desk-side vehicle is offered for
 
 
 def served_unit(basis: Basis, *, tokens_per_sec_per_user: float | None = None) -> str:
@@ -60,6 +76,8 @@ class Demand:
     unit: str
     job: JobMemory | None = None
     load: ServingLoad | None = None
+    min_domain_gpus: int = 1  # 8 for training and full fine-tuning: an NVSwitch semi or more
+    on_a_desk: bool = True  # False for a department's production serving: a server's job
 
 
 def _kind_words(kind: WorkloadKind) -> str:
@@ -90,6 +108,8 @@ def demand_of(workload: Workload, model: ModelFacts | None) -> Demand | None:
             unit=served_unit("users", tokens_per_sec_per_user=speed),
             job=job,
             load=load,
+            on_a_desk=workload.kind not in PRODUCTION_KINDS
+            or workload.concurrent_users <= DESK_TEAM_USERS,
         )
     if job is not None:
         return Demand(
@@ -97,6 +117,7 @@ def demand_of(workload: Workload, model: ModelFacts | None) -> Demand | None:
             amount=job.unit_gb,
             words=f"the {num(job.unit_gb)} GB {_kind_words(workload.kind)} job",
             unit=served_unit("memory"),
+            min_domain_gpus=NVSWITCH_DOMAIN_GPUS if workload.kind in SEMI_KINDS else 1,
             job=job,
         )
     return None
@@ -111,19 +132,27 @@ class Serves:
     how: str
 
 
-def _serves_memory(vehicle: Vehicle, gb: float, words: str) -> Serves:
-    """One domain must hold the job at 90 %: 8 × 80 GB × 0.9 = 576 GB ≥ 512 GB."""
+def _serves_memory(vehicle: Vehicle, gb: float, words: str, min_domain_gpus: int = 1) -> Serves:
+    """One domain must hold the job at 90 %: 8 × 80 GiB × 0.9 = 8 × 85.9 × 0.9 = 618.4 GB
+    ≥ 512 GB."""
     usable = vehicle.domain_memory_gb * USABLE_MEMORY_FRACTION
     gpu = vehicle.gpu
     assert gpu is not None
     domain = (
         f"one {vehicle.domain_gpus}-GPU NVLink domain of {vehicle.domain_gpus} × "
-        f"{num(gpu.memory_gb)} = {num(vehicle.domain_memory_gb)} GB"
+        f"{gpu_memory_words(gpu)} = {num(vehicle.domain_memory_gb)} GB"
         if vehicle.domain_gpus > 1
-        else f"one {gpu.model} of {num(gpu.memory_gb)} GB (no NVLink to a neighbour)"
+        else f"one {gpu.model} of {gpu_memory_words(gpu)} (no NVLink to a neighbour)"
     )
     if usable < gb:
         return Serves(0.0, f"{domain} holds {num(usable)} GB usable, less than {num(gb)} GB")
+    if vehicle.domain_gpus < min_domain_gpus:
+        return Serves(
+            0.0,
+            f"{domain} holds {num(usable)} GB usable, but {words} wants an NVSwitch domain of "
+            f"at least {min_domain_gpus} GPUs talking at memory speed, not "
+            f"{vehicle.domain_gpus} joined by a bridge or PCIe",
+        )
     return Serves(gb, f"{words} fits {domain} ({num(usable)} GB usable at 90 %)")
 
 
@@ -190,7 +219,7 @@ def serves(vehicle: Vehicle, demand: Demand) -> Serves:
     """How much of the demand one system serves, or why it serves none of it."""
     if demand.basis == "memory":
         assert demand.job is not None
-        return _serves_memory(vehicle, demand.job.unit_gb, demand.words)
+        return _serves_memory(vehicle, demand.job.unit_gb, demand.words, demand.min_domain_gpus)
     if demand.basis == "users":
         return _serves_users(vehicle, demand)
     return _serves_fp64(vehicle)

@@ -172,6 +172,11 @@ def plans_for(
     skipped: list[tuple[Candidate, str]] = []
     for candidate in candidates:
         vehicle = candidate.vehicle
+        if not demand.on_a_desk and vehicle.system.form_factor in DESK_FORM_FACTORS:
+            skipped.append(
+                (candidate, "a department's production load belongs on a server, not a desk")
+            )
+            continue
         served = serves(vehicle, demand)
         if served.per_system <= 0:
             skipped.append((candidate, served.how))

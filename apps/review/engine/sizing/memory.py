@@ -10,7 +10,16 @@
   0.55 bytes per parameter (NF4 plus its scales).
 - `memory_gb` on the workload overrides everything: the user knows their job.
 
-GB here are decimal (10^9 bytes), as the spec sheets count them.
+GB here are decimal (10^9 bytes), as parameter counts and bandwidths are. GPU memory is not:
+HBM is built from binary-sized stacks, so an "80 GB" H100 holds 80 GiB = 80 × 2^30 bytes =
+85.9 GB and a "180 GB" B200 179-180 GiB as nvidia-smi shows (`gpu_memory_gb`); counting it as
+80 × 10^9 would lose 7 % of every card. GDDR and LPDDR sizes are taken as listed.
+
+Serving never gets the whole card (`runtime_reserve`): the engine takes 90 % of it (vLLM's
+`gpu_memory_utilization` 0.9; TensorRT-LLM and SGLang keep a similar share free) and, inside
+that, the CUDA context with its library workspaces and CUDA graphs and the activations of one
+prefill chunk come before the KV cache. H100 with Llama-3.1-70B: 85.9 × 0.9 = 77.3 GB, − 1.0 GB
+context, − 8,192 × 8,192 × 2 B × 16 = 2.1 GB activations = 74.2 GB for weights and KV cache.
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from apps.catalog.snapshot import GpuSpec
 from apps.review.engine.model_resolve import ModelFacts
 from apps.review.engine.schemas import KvPrecision, Precision, Workload, WorkloadKind
 from apps.review.engine.sizing import quant
@@ -32,9 +42,86 @@ KV_BYTES_DEFAULT = 2.0  # serving engines keep the KV cache in 16-bit unless tol
 CHECKPOINT_BYTES_PER_LAYER = 2  # full checkpointing keeps 2·s·b·h bytes per layer
 RECOMPUTE_BYTES_ONE_LAYER = 34  # and recomputes one layer at a time: 34·s·b·h (arXiv 2205.05198)
 USABLE_MEMORY_FRACTION = 0.90  # the runtime, CUDA context and fragmentation take the rest
+GIB_GB = 2**30 / 1e9  # 1.0737 decimal GB in a GiB
+ENGINE_MEMORY_UTILIZATION = 0.90  # vLLM gpu_memory_utilization default (docs.vllm.ai)
+CUDA_CONTEXT_GB = 1.0  # per GPU: CUDA context, cuBLAS/NCCL workspaces, CUDA graphs (estimate)
+PREFILL_CHUNK_TOKENS = 8_192  # vLLM's max_num_batched_tokens for an API server
+ACTIVATION_BUFFERS = 16  # hidden-width 16-bit buffers a forward pass peaks at (estimate)
 FOUR_BIT = {Precision.FP4, Precision.INT4}
 
 Basis = Literal["override", "inference", "training", "lora", "qlora"]
+
+
+def binary_memory(gpu: GpuSpec) -> bool:
+    """HBM sizes are GiB (binary stacks); other memory types are taken as listed."""
+    return gpu.memory_type.upper().startswith("HBM")
+
+
+def gpu_memory_gb(gpu: GpuSpec) -> float:
+    """One GPU's memory in decimal GB: an "80 GB" H100 is 80 GiB = 80 × 1.0737 = 85.9 GB."""
+    return gpu.memory_gb * GIB_GB if binary_memory(gpu) else gpu.memory_gb
+
+
+def gpu_memory_words(gpu: GpuSpec) -> str:
+    """The size as the spec sheet means it: "80 GiB" for HBM, "96 GB" for GDDR7."""
+    unit = "GiB" if binary_memory(gpu) else "GB"
+    return f"{gpu.memory_gb:,g} {unit}"
+
+
+def serving_activations_gb(model: ModelFacts) -> float:
+    """Activations of one prefill chunk on each GPU: 8,192 tokens × hidden × 2 B × 16 buffers
+    (Llama-3.1-70B: 8,192 × 8,192 × 2 × 16 = 2.15 GB); 0 when the hidden size is unknown."""
+    hidden = hidden_size_of(model)
+    if not hidden:
+        return 0.0
+    return PREFILL_CHUNK_TOKENS * hidden * 2 * ACTIVATION_BUFFERS / 1e9
+
+
+class RuntimeReserve(BaseModel):
+    """What a serving engine keeps of one GPU before weights and KV cache."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str  # the spec sheet's size: "80 GiB", "96 GB"
+    gpu_gb: float
+    engine_reserve_gb: float
+    cuda_context_gb: float
+    activations_gb: float
+
+    @property
+    def overhead_gb(self) -> float:
+        return self.engine_reserve_gb + self.cuda_context_gb + self.activations_gb
+
+    @property
+    def usable_gb(self) -> float:
+        return max(0.0, self.gpu_gb - self.overhead_gb)
+
+    def words(self, gpus: int = 1) -> str:
+        """ "80 GiB = 85.9 GB − 10 % engine reserve (vLLM gpu_memory_utilization 0.9) 8.6 GB −
+        1.0 GB CUDA context − 2.1 GB activations (8,192-token prefill chunk) = 74.2 GB for
+        weights and KV cache (× 8 GPUs = 593.5 GB)"."""
+        size = f"{self.label} = {self.gpu_gb:,.1f} GB" if "GiB" in self.label else self.label
+        total = f" (× {gpus:,} GPUs = {gpus * self.usable_gb:,.1f} GB)" if gpus > 1 else ""
+        reserve = round((1 - ENGINE_MEMORY_UTILIZATION) * 100)
+        return (
+            f"{size} − {reserve} % engine reserve (vLLM gpu_memory_utilization "
+            f"{ENGINE_MEMORY_UTILIZATION:g}) {self.engine_reserve_gb:,.1f} GB − "
+            f"{self.cuda_context_gb:,.1f} GB CUDA context − {self.activations_gb:,.1f} GB "
+            f"activations ({PREFILL_CHUNK_TOKENS:,}-token prefill chunk) = "
+            f"{self.usable_gb:,.1f} GB for weights and KV cache{total}"
+        )
+
+
+def runtime_reserve(gpu: GpuSpec, activations_gb: float = 0.0) -> RuntimeReserve:
+    """One GPU as a serving engine sees it: 10 % reserve, CUDA context, activations."""
+    gb = gpu_memory_gb(gpu)
+    return RuntimeReserve(
+        label=gpu_memory_words(gpu),
+        gpu_gb=gb,
+        engine_reserve_gb=gb * (1 - ENGINE_MEMORY_UTILIZATION),
+        cuda_context_gb=CUDA_CONTEXT_GB,
+        activations_gb=activations_gb,
+    )
 
 
 def weights_gb(params_b: float, bytes_per_param: float) -> float:

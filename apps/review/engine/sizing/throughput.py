@@ -7,15 +7,21 @@ weights only and stays that simple sum; the realistic estimate is what is calibr
 
 The realistic estimate is a step time per decode step of one replica serving `b` conversations
 (apps/review/engine/sizing/calibration.py):
-  step = max( (weights read + b × KV read per sequence) ÷ (bandwidth × efficiency),
-              b × 2 × active parameters ÷ (FLOPS × compute efficiency) )
-         + per-step overhead + layers × (per-layer overhead + collective on the replica's link)
-         + MoE layers × routing overhead
+  step = max( (weights read ÷ unpacking efficiency + b × KV read per sequence)
+                  ÷ (bandwidth × efficiency),
+              b × 2 × active parameters ÷ (FLOPS × compute efficiency at that rate) )
+         + per-step overhead
+         + layers × (per-layer overhead + collective on the replica's link × log2(GPUs))
+         + MoE layers × routing overhead + MLA layers × latent-attention overhead
+(the unpacking efficiency is below 1 only for 4-bit weights a GPU has no FP4 tensor cores for,
+gpt-oss MXFP4 on Hopper; the FP4 rate has its own fitted efficiency)
 and each conversation gets one token per step. Weights read: the dense part every step, and of
 the routed experts the share a batch touches, 1 − (1 − k/E)^b. A sequence is on average half-way
 through its context, so the KV read per step is half the full-context cache; memory reserves the
-full one. Prefill (time to first token) is compute-bound: prompt × 2 × active ÷ (rate × prefill
-efficiency) plus the per-layer floor.
+full one, in what the serving runtime leaves of each GPU (memory.py `runtime_reserve`: HBM in
+GiB, 10 % engine reserve, CUDA context, one prefill chunk's activations). Prefill (time to
+first token) is compute-bound: prompt × 2 × active ÷ (rate × prefill efficiency) plus the
+per-layer floor; the prompts that keep arriving slow decoding (`PrefillInterleave`).
 
 Capacity (`max_concurrent_users`) is a property of the quote, the model, its precision, the
 context and the asked speed, never of the asked user count: the replica plan is the one that
@@ -33,8 +39,13 @@ from apps.catalog.snapshot import GpuSpec
 from apps.review.engine.model_resolve import ModelFacts
 from apps.review.engine.schemas import KvPrecision, Precision, Workload
 from apps.review.engine.sizing.calibration import calibration
-from apps.review.engine.sizing.memory import USABLE_MEMORY_FRACTION, kv_cache_gb
-from apps.review.engine.sizing.quant import kv_bytes_per_value, weight_split
+from apps.review.engine.sizing.memory import kv_cache_gb, runtime_reserve, serving_activations_gb
+from apps.review.engine.sizing.quant import (
+    FOUR_BIT_COMPUTE,
+    kv_bytes_per_value,
+    native_support,
+    weight_split,
+)
 from apps.review.engine.sizing.vehicle import Vehicle
 
 DESK_FORM_FACTORS = frozenset({"phone", "laptop", "desktop", "workstation"})
@@ -70,6 +81,8 @@ class ServingLoad:
     moe: bool = False
     kv_bytes: float = 2.0
     prompt_tokens: int = 0
+    activations_gb: float = 0.0  # per GPU: one prefill chunk's activations (memory.py)
+    mla: bool = False  # multi-head latent attention: more kernels per layer
 
     @property
     def active_share(self) -> float:
@@ -139,6 +152,8 @@ def serving_load(
         moe=model.is_moe,
         kv_bytes=kv_bytes,
         prompt_tokens=prompt_tokens or context_tokens,
+        activations_gb=serving_activations_gb(model),
+        mla=model.uses_mla,
     )
 
 
@@ -210,6 +225,14 @@ def bandwidth_efficiency(gpu: GpuSpec) -> float:
     return calibration().bandwidth_efficiency_datacenter
 
 
+def unpacking_efficiency(gpu: GpuSpec, precision: Precision) -> float:
+    """The share of the bandwidth 4-bit weights reach when the GPU has no FP4 tensor cores and
+    unpacks them in the kernel (gpt-oss MXFP4 on Hopper); 1 when the format is native."""
+    if precision in FOUR_BIT_COMPUTE and not native_support(gpu, precision)[0]:
+        return calibration().dequant_read_efficiency
+    return 1.0
+
+
 @dataclass(frozen=True, slots=True)
 class ReplicaPlan:
     """One way to serve the load on a vehicle: `replicas` copies of `gpus_per_replica` GPUs."""
@@ -226,6 +249,16 @@ class ReplicaPlan:
     fits: bool
     overhead_seconds: float = 0.0  # per decode step: launches, per-layer collectives, routing
     prefill_tflops: float | None = None
+    weight_read_efficiency: float = 1.0  # < 1 when 4-bit weights are unpacked (no FP4 cores)
+    #: The link in words, the one every finding names: "the network between 2 NVIDIA DGX
+    #: Spark hosts (ConnectX-7, 200 Gb/s per port)" (`link_words`).
+    link_text: str = ""
+
+    @property
+    def split_penalty(self) -> float:
+        """The share of the replica's combined bandwidth and compute the split costs: 0.5 over
+        the network (a Rightsize estimate), 0.3 over PCIe, none on one GPU or NVLink."""
+        return 1.0 - SPLIT_EFFICIENCY[self.link]
 
     @property
     def capacity_users(self) -> int:
@@ -244,6 +277,7 @@ class ReplicaPlan:
             bandwidth_gbs=self.effective_bandwidth_gbs,
             tflops=self.effective_tflops,
             overhead_seconds=self.overhead_seconds,
+            weight_read_efficiency=self.weight_read_efficiency,
         )
 
     def tokens_per_sec_per_user(self, batch: int, load: ServingLoad) -> float:
@@ -271,11 +305,14 @@ def step_seconds(
     bandwidth_gbs: float,
     tflops: float | None,
     overhead_seconds: float = 0.0,
+    weight_read_efficiency: float = 1.0,
 ) -> float:
     """One decode step: (weights read + batch × KV read) ÷ usable bandwidth, or the FLOPs
     ÷ usable compute when that is slower, plus the per-step overhead. MoE weights read =
-    dense part + experts × (1 − (1 − k/E)^batch)."""
-    seconds = (load.step_read_gb(batch) + batch * load.kv_mean_gb) / bandwidth_gbs
+    dense part + experts × (1 − (1 − k/E)^batch); 4-bit weights a GPU unpacks in the kernel
+    count ÷ the dequantisation efficiency."""
+    weights = load.step_read_gb(batch) / weight_read_efficiency
+    seconds = (weights + batch * load.kv_mean_gb) / bandwidth_gbs
     if tflops:
         seconds = max(seconds, batch * load.tflop_per_token / tflops)
     return seconds + overhead_seconds
@@ -292,14 +329,64 @@ def ttft_seconds(
     return max(compute, memory) + overhead_seconds
 
 
-def step_overhead_seconds(load: ServingLoad, link: str) -> float:
+DEFAULT_ANSWER_TOKENS = 512  # an answer's length when the workload gives only the prompt
+
+
+@dataclass(frozen=True, slots=True)
+class PrefillInterleave:
+    """Decode slowed by the prompts that arrive while it runs (prefill interleaved with decode,
+    as chunked-prefill engines do): each of `batch` conversations on a replica writes
+    `answer_tokens` at `speed`, then sends a new prompt that takes `prefill_seconds`."""
+
+    batch: int
+    speed: float  # tokens/s per user without arriving prompts
+    prefill_seconds: float
+    answer_tokens: int
+
+    @property
+    def prompts_per_sec(self) -> float:
+        """New prompts per second on one replica: batch × speed ÷ answer tokens."""
+        return self.batch * self.speed / self.answer_tokens if self.answer_tokens else 0.0
+
+    @property
+    def prefill_share(self) -> float:
+        """Prefill time per second of decode: prompts per second × prefill time (> 1: the
+        replica spends more time reading prompts than writing answers)."""
+        return self.prompts_per_sec * self.prefill_seconds
+
+    @property
+    def slowed_speed(self) -> float:
+        """tokens/s per user with prompts interleaved: speed ÷ (1 + prefill share); 20 users
+        at 30 tokens/s writing 512-token answers send 20 × 30 ÷ 512 = 1.17 prompts/s, at
+        0.2 s each 0.234 s of prefill a second: 30 ÷ 1.234 = 24.3 tokens/s."""
+        return self.speed / (1 + self.prefill_share)
+
+
+def prefill_interleave(
+    batch: int, speed: float, prefill_seconds: float, *, context_tokens: int, prompt_tokens: int
+) -> PrefillInterleave:
+    """The interleave for a load: the answer is the context after the prompt, or 512 tokens
+    when the prompt is the whole context."""
+    answer = context_tokens - prompt_tokens if prompt_tokens < context_tokens else 0
+    return PrefillInterleave(
+        batch=batch,
+        speed=speed,
+        prefill_seconds=prefill_seconds,
+        answer_tokens=answer or DEFAULT_ANSWER_TOKENS,
+    )
+
+
+def step_overhead_seconds(load: ServingLoad, link: str, gpus: int = 1) -> float:
     """The per-step floor: a fixed cost, each layer's kernels, each layer's collective on the
-    replica's link (none on one GPU), each MoE layer's routing and dispatch."""
+    replica's link (none on one GPU, log2(GPUs) steps of a tree otherwise), each MoE layer's
+    routing and dispatch, each latent-attention (MLA) layer's extra kernels."""
     cal = calibration()
-    per_layer = cal.layer_overhead_us + cal.collective(link)
+    per_layer = cal.layer_overhead_us + cal.collective(link, gpus)
     micro = cal.step_overhead_us + load.layers * per_layer
     if load.is_moe:
         micro += load.layers * cal.moe_layer_overhead_us
+    if load.mla:
+        micro += load.layers * cal.mla_layer_overhead_us
     return micro / 1e6
 
 
@@ -310,6 +397,7 @@ def users_at_speed(
     bandwidth_gbs: float,
     tflops: float | None,
     overhead_seconds: float = 0.0,
+    weight_read_efficiency: float = 1.0,
 ) -> int:
     """The most conversations (≤ slots) one replica serves at the asked speed: the largest
     batch whose step takes at most 1 ÷ speed seconds (step time only grows with the batch,
@@ -323,6 +411,7 @@ def users_at_speed(
             bandwidth_gbs=bandwidth_gbs,
             tflops=tflops,
             overhead_seconds=overhead_seconds,
+            weight_read_efficiency=weight_read_efficiency,
         )
         return seconds <= target_seconds * (1 + 1e-12)
 
@@ -336,6 +425,22 @@ def users_at_speed(
         else:
             high = mid - 1
     return low
+
+
+def link_words(vehicle: Vehicle, link: str, gpus_per_replica: int) -> str:
+    """What joins one replica's GPUs, as every finding says it. Over the network the hosts are
+    named with the port the catalog sources: two DGX Sparks cabled together are "the network
+    between 2 NVIDIA DGX Spark hosts (ConnectX-7, 200 Gb/s per port)", never "PCIe"."""
+    if link == "one GPU":
+        return "one GPU"
+    if link == "NVLink":
+        return f"NVLink inside one {vehicle.name}"
+    if link == "PCIe":
+        return f"PCIe inside one {vehicle.name}"
+    hosts = math.ceil(gpus_per_replica / max(vehicle.gpus_per_system, 1))
+    port = vehicle.spec.scale_out_link if vehicle.spec is not None else None
+    port_text = f" ({port} per port)" if port else ""
+    return f"the network between {hosts} {vehicle.name} hosts{port_text}"
 
 
 def replica_evaluate(vehicle: Vehicle, load: ServingLoad, gpus_per_replica: int) -> ReplicaPlan:
@@ -354,7 +459,7 @@ def replica_evaluate(vehicle: Vehicle, load: ServingLoad, gpus_per_replica: int)
     else:
         link = "network"
     replicas = vehicle.quantity * (per_system // n) if n <= per_system else vehicle.gpus // n
-    usable = n * gpu.memory_gb * USABLE_MEMORY_FRACTION
+    usable = n * runtime_reserve(gpu, load.activations_gb).usable_gb
     free = usable - load.weights_gb
     fits = free >= load.kv_full_gb and free > 0 and replicas > 0
     if not fits:
@@ -365,11 +470,14 @@ def replica_evaluate(vehicle: Vehicle, load: ServingLoad, gpus_per_replica: int)
         slots = MAX_SLOTS
     raw_bw = n * gpu.bandwidth_tbs * 1000
     split = SPLIT_EFFICIENCY[link]
-    tflops, _ = compute_tflops(gpu, load.precision)
+    tflops, field = compute_tflops(gpu, load.precision)
     usable_bw = raw_bw * bandwidth_efficiency(gpu) * split
-    usable_tflops = n * tflops * calibration().compute_efficiency * split if tflops else None
-    prefill_tflops = n * tflops * calibration().prefill_efficiency * split if tflops else None
-    overhead = step_overhead_seconds(load, link)
+    cal = calibration()
+    efficiency = cal.compute_efficiency_fp4 if field == "fp4_tflops" else cal.compute_efficiency
+    usable_tflops = n * tflops * efficiency * split if tflops else None
+    prefill_tflops = n * tflops * cal.prefill_efficiency * split if tflops else None
+    overhead = step_overhead_seconds(load, link, n)
+    read_efficiency = unpacking_efficiency(gpu, load.precision)
     return ReplicaPlan(
         gpus_per_replica=n,
         replicas=replicas,
@@ -384,11 +492,14 @@ def replica_evaluate(vehicle: Vehicle, load: ServingLoad, gpus_per_replica: int)
             bandwidth_gbs=usable_bw,
             tflops=usable_tflops,
             overhead_seconds=overhead,
+            weight_read_efficiency=read_efficiency,
         ),
         decode_bound=decode_bound_tokens_per_sec(raw_bw, load.active_weights_gb),
         fits=fits,
         overhead_seconds=overhead,
         prefill_tflops=prefill_tflops,
+        weight_read_efficiency=read_efficiency,
+        link_text=link_words(vehicle, link, n),
     )
 
 
@@ -417,7 +528,8 @@ def replica_candidates(vehicle: Vehicle, load: ServingLoad) -> list[int]:
     holds one copy of the weights plus one conversation; when none does, the sizes over PCIe
     inside one system; when none does, pipeline stages of the widest size across systems
     (2 × 8 GPUs over the network) until one holds it."""
-    per_gpu = vehicle.gpu_memory_gb * USABLE_MEMORY_FRACTION
+    assert vehicle.gpu is not None
+    per_gpu = runtime_reserve(vehicle.gpu, load.activations_gb).usable_gb
     sizes = tensor_parallel_sizes(vehicle, load.attn_heads)
     holding = [n for n in sizes if n * per_gpu - load.weights_gb >= load.kv_full_gb]
     coupled = [n for n in holding if n <= vehicle.domain_gpus]
@@ -426,6 +538,8 @@ def replica_candidates(vehicle: Vehicle, load: ServingLoad) -> list[int]:
     if holding:
         return holding
     widest = sizes[-1]
+    if vehicle.is_personal:
+        return [widest]  # laptops and phones are separate hosts with no fabric between them
     stages = 2
     while widest * stages <= vehicle.gpus:
         if widest * stages * per_gpu - load.weights_gb >= load.kv_full_gb:
@@ -519,7 +633,7 @@ def _confidence(
         if gpu is not None and gpu.form_factor not in DESK_FORM_FACTORS and batch < SMALL_BATCH:
             reasons.append(f"{gpu.model} at a small batch reaches a less predictable share")
         if plan.link in {"PCIe", "network"}:
-            reasons.append(f"a replica is split over {plan.link}")
+            reasons.append(f"a replica is split over {plan.link_text}")
     if load.is_moe:
         reasons.append("which experts a batch touches is estimated")
     if not load.kv_known:

@@ -15,10 +15,14 @@ from decimal import Decimal
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
 from apps.review.engine.errors import ReviewInputError
 from apps.review.engine.schemas import QuotedSystem
+from apps.review.engine.sizing.memory import gpu_memory_gb
 
 # Rack units assumed when the catalog gives none: a desktop on a shelf, a workstation's 5U.
 ASSUMED_RACK_UNITS = {"phone": 1.0, "laptop": 2.0, "desktop": 2.0, "workstation": 5.0}
 DEFAULT_RACK_UNITS = 4.0
+#: The vehicles one person carries (the guide's mopeds and motorcycles): each is its own host,
+#: with no fabric to a neighbour, so ten laptops are ten machines, not one pool of memory.
+PERSONAL_FORM_FACTORS = frozenset({"phone", "laptop"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +46,8 @@ class Vehicle:
 
     @property
     def gpu_memory_gb(self) -> float:
-        return self.gpu.memory_gb if self.gpu is not None else 0.0
+        """One GPU's memory in decimal GB (HBM sizes are GiB: an H100's 80 GiB = 85.9 GB)."""
+        return gpu_memory_gb(self.gpu) if self.gpu is not None else 0.0
 
     @property
     def domain_gpus(self) -> int:
@@ -53,7 +58,7 @@ class Vehicle:
 
     @property
     def domain_memory_gb(self) -> float:
-        """Memory of one NVLink domain: a DGX B200 is 8 × 180 = 1,440 GB."""
+        """Memory of one NVLink domain: a DGX B200 is 8 × 180 GiB = 8 × 193.3 = 1,546.2 GB."""
         return self.domain_gpus * self.gpu_memory_gb
 
     @property
@@ -69,6 +74,16 @@ class Vehicle:
     def is_rack_scale(self) -> bool:
         """An NVL72 is the rack itself: one per rack, its weight already includes the frame."""
         return self.system.form_factor == "rack_nvl72"
+
+    @property
+    def is_personal(self) -> bool:
+        """A phone or a laptop: one rider, its own host."""
+        return self.system.form_factor in PERSONAL_FORM_FACTORS
+
+    @property
+    def is_cuda(self) -> bool:
+        """NVIDIA engines; a Mac, a Strix Halo or a phone runs something else."""
+        return self.gpu is None or self.gpu.is_cuda
 
     @property
     def is_training_grade(self) -> bool:
@@ -98,6 +113,7 @@ def _same_vehicle(system: QuotedSystem) -> tuple[object, ...]:
         system.gpu_key,
         system.gpus_per_system,
         system.nvlink_domain_gpus,
+        system.gpu_memory_gb,
         system.power_kw,
         system.weight_lb,
         system.rack_units,
@@ -123,6 +139,9 @@ def vehicles_from(systems: Sequence[QuotedSystem], catalog: CatalogSnapshot) -> 
                 raise ReviewInputError(
                     f"system {first.sku!r}: GPU {first.gpu_key!r} is not in the catalog"
                 )
+            if first.gpu_memory_gb:
+                # a Mac configured with 48 GB of unified memory holds 48, not the chip's 128
+                gpu = gpu.model_copy(update={"memory_gb": first.gpu_memory_gb})
         spec = catalog.system_by_key.get(first.sku)
         cost: Decimal | None = Decimal(0)
         estimated = False
