@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import functools
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import QuerySet
@@ -82,13 +83,13 @@ def money_line(review: Review) -> str:
     return spend.shown(locale)
 
 
-def _set_aside(review: Review) -> str:
+def _set_aside(review: Review, history: Callable[[], list[dict[str, Any]]]) -> str:
     """The decision the newest save set aside, while the review waits for a new one:
     "Approved by finance on 2026-12-01: Budgeted for Q1" ("" when none)."""
     if review.status != ReviewStatus.PENDING:
         return ""
-    event = review.events.exclude(previous_decision="").order_by("-created_at", "-id").first()
-    return event.previous_decision if event else ""
+    asides = [h["event"].previous_decision for h in history() if h["event"].previous_decision]
+    return asides[-1] if asides else ""
 
 
 def _history(review: Review) -> list[dict[str, Any]]:
@@ -200,8 +201,9 @@ def review_context(
             )
     if internal:
         # Lazy (the template calls it): read only where the full page shows the history.
-        context["history"] = functools.partial(_history, review)
-        context["set_aside"] = functools.partial(_set_aside, review)
+        history = functools.cache(functools.partial(_history, review))  # one query, read twice
+        context["history"] = history
+        context["set_aside"] = functools.partial(_set_aside, review, history)
         # Lazy: read only where the full page shows the trail, never for the results partial.
         context["line_history"] = QuoteLineCorrection.objects.filter(
             quote_line__quote_id=review.quote_id
