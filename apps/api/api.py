@@ -33,7 +33,7 @@ from apps.api.errors import SOURCES, ApiProblem, LegacyErrorOut, error_body
 from apps.api.intake import review_posted
 from apps.review.engine.schemas import ReviewReport
 from apps.review.models import Review
-from apps.sites.access import scope_for_user
+from apps.review.publishing import review_for_viewer, reviews_for
 from apps.sites.hygiene import RETRY_AFTER_SECONDS, database_down
 
 logger = logging.getLogger("rightsize.api")
@@ -181,7 +181,8 @@ def review_post(
     deprecated=True,
 )
 def review_get(request: HttpRequest, review_uuid: str) -> HttpResponse:
-    """The report of one review; another organisation's review answers 404. Prefer
-    `GET /api/v1/reviews/<uuid>` (the same report with the review's status and version)."""
-    review = get_object_or_404(scope_for_user(Review.objects.all(), request.user), uuid=review_uuid)
-    return _report_response(review, 200)
+    """The report of one review; another organisation's review (or, for a customer, one not
+    published yet) answers 404. Prefer `GET /api/v1/reviews/<uuid>` (the same report with the
+    review's status and version)."""
+    review = get_object_or_404(reviews_for(Review.objects.all(), request.user), uuid=review_uuid)
+    return _report_response(review_for_viewer(review, request.user), 200)

@@ -42,6 +42,7 @@ from apps.reports.sandbox import (
 )
 from apps.review.engine.schemas import ReviewReport
 from apps.review.models import Review
+from apps.review.publishing import review_as_published
 from apps.sites.models import Organisation
 
 logger = logging.getLogger("rightsize.reports")
@@ -188,7 +189,11 @@ def _on_local_disk(file: FieldFile) -> bool:
 def _render_claimed(report_file: ReportFile) -> ReportFile:
     review = report_file.review
     if review.version != report_file.review_version:
-        return _finish(report_file, error="the review changed before the PDF was made; ask again")
+        if review.published_version != report_file.review_version:
+            return _finish(
+                report_file, error="the review changed before the PDF was made; ask again"
+            )
+        review = review_as_published(review)  # the customer's frozen copy
     try:
         html = review_report_html(review=review, page_size=cast(PageSize, report_file.page_size))
     except Exception as exc:

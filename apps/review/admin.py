@@ -7,7 +7,7 @@ models are view-only; AuditEvent also refuses save/delete in the model itself.
 from django.contrib import admin
 from django.http import HttpRequest
 
-from apps.review.models import AuditEvent, Review
+from apps.review.models import AuditEvent, ExchangeRate, Notification, Review
 
 
 class ViewOnlyAdmin(admin.ModelAdmin):
@@ -35,3 +35,19 @@ class ReviewAdmin(ViewOnlyAdmin):
     list_filter = ["status", "verdict", "organisation"]
     list_select_related = ["organisation"]
     search_fields = ["uuid"]
+
+
+@admin.register(ExchangeRate)
+class ExchangeRateAdmin(admin.ModelAdmin):
+    """Rates are edited here (or imported: `manage.py rates_import rates.csv`)."""
+
+    list_display = ["currency", "usd_per_unit", "rates_of", "verified", "source"]
+    list_filter = ["currency", "verified"]
+    search_fields = ["currency", "source"]
+
+
+@admin.register(Notification)
+class NotificationAdmin(ViewOnlyAdmin):
+    list_display = ["created_at", "user", "kind", "subject", "read_at"]
+    list_filter = ["kind"]
+    list_select_related = ["user"]

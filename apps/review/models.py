@@ -55,7 +55,31 @@ class Review(models.Model):
     verdict = models.CharField(max_length=4, choices=Verdict.choices)
     finance_level = models.CharField(max_length=10)
     facilities_level = models.CharField(max_length=10)
-    total_usd = models.DecimalField(max_digits=16, decimal_places=2, null=True, blank=True)
+    total_usd = models.DecimalField(
+        max_digits=16,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text="The total in USD: as quoted, or converted at `rate` (the queue's spend bands).",
+    )
+    # The quote's own money, and what it came to in the organisation's currency.
+    currency = models.CharField(max_length=3, blank=True, default="")
+    total = models.DecimalField(max_digits=16, decimal_places=2, null=True, blank=True)
+    converted_total = models.DecimalField(max_digits=16, decimal_places=2, null=True, blank=True)
+    converted_currency = models.CharField(max_length=3, blank=True, default="")
+    rate = models.DecimalField(
+        max_digits=18,
+        decimal_places=8,
+        null=True,
+        blank=True,
+        help_text="converted_total = total × rate; empty when no rate was known.",
+    )
+    rates_of = models.DateField(null=True, blank=True, help_text="The date of the rates used.")
+    # The one rule (apps.review.finance_rule): whether, and why, Finance must decide.
+    needs_finance = models.BooleanField(default=False)
+    finance_reasons = models.JSONField(default=list, blank=True)
+    # What a decision is bound to (apps.review.basis): lines, money, load, room, catalog.
+    basis = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=20, choices=ReviewStatus.choices)
     version = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(
@@ -63,6 +87,20 @@ class Review(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # What the customer sees: a frozen copy of one version, made by the account team.
+    published_version = models.PositiveIntegerField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    published_report = models.JSONField(null=True, blank=True)
+    published_workload = models.JSONField(null=True, blank=True)
+    published_facility = models.JSONField(null=True, blank=True)
+    published_status = models.CharField(max_length=20, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at"]
@@ -94,6 +132,10 @@ class AuditEvent(models.Model):
     to_status = models.CharField(max_length=20)
     version = models.PositiveIntegerField()
     file_sha256 = models.CharField(max_length=64)
+    #: What moved in a save: [{"what": "line 1 quantity", "before": "1", "after": "2"}, ...].
+    changes = models.JSONField(default=list, blank=True)
+    #: The decision this save set aside ("Approved by finance on 2026-11-30: fits the budget").
+    previous_decision = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = AuditEventQuerySet.as_manager()
@@ -111,6 +153,52 @@ class AuditEvent(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise PermissionError("Audit events are append-only")
+
+
+class ExchangeRate(models.Model):
+    """One currency's rate on one date, as USD per unit (EUR 1.1617: one euro buys 1.1617
+    dollars). Admin-edited; seeded from fixtures/exchange_rates.csv with its source."""
+
+    currency = models.CharField(max_length=3)
+    usd_per_unit = models.DecimalField(max_digits=18, decimal_places=8)
+    rates_of = models.DateField()
+    source = models.CharField(max_length=500)
+    verified = models.BooleanField(
+        default=False, help_text="Checked against the source's published series."
+    )
+
+    class Meta:
+        ordering = ["currency", "-rates_of"]
+        constraints = [
+            models.UniqueConstraint(fields=["currency", "rates_of"], name="one_rate_per_day"),
+            models.CheckConstraint(condition=models.Q(usd_per_unit__gt=0), name="rate_is_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.currency} {self.usd_per_unit} USD ({self.rates_of})"
+
+
+class Notification(models.Model):
+    """One message to one person about one review: the in-app inbox (the email is a copy)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    review = models.ForeignKey(
+        Review, on_delete=models.CASCADE, related_name="notifications", null=True, blank=True
+    )
+    kind = models.CharField(max_length=30)
+    subject = models.CharField(max_length=300)
+    body = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "read_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.subject}"
 
 
 class SavedComparison(models.Model):

@@ -12,6 +12,7 @@ thresholds come from settings, as for every report the product shows.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from django.conf import settings
 
@@ -25,11 +26,29 @@ from apps.review.engine.schemas import Facility, ReviewReport, Workload
 VendorMappings = Mapping[str, PartRef]
 
 
+@dataclass(frozen=True)
+class FinanceLines:
+    """The blood-pressure spend thresholds in the quote's currency, and how they got there
+    ("USD 100,000 at 1.1617, rates of 2026-11-28"); see apps.review.money."""
+
+    thresholds: tuple[float, ...]
+    currency: str
+    note: str = ""
+
+
 def review_of_intake(
-    *, intake: QuoteIntake, workload: Workload, facility: Facility, catalog: CatalogSnapshot
+    *,
+    intake: QuoteIntake,
+    workload: Workload,
+    facility: Facility,
+    catalog: CatalogSnapshot,
+    lines: FinanceLines | None = None,
 ) -> ReviewReport:
     """Run the engine on a quote already read (the command keeps the intake for the PDF's
-    quote date). Raises ReviewInputError for a workload the catalog cannot size."""
+    quote date). Raises ReviewInputError for a workload the catalog cannot size. Without
+    `lines`, the settings' USD thresholds."""
+    if lines is None:
+        lines = FinanceLines(tuple(settings.RIGHTSIZE_FINANCE_THRESHOLDS), "USD")
     return review(
         ReviewInput(
             quote=intake.summary,
@@ -39,7 +58,9 @@ def review_of_intake(
             line_problems=intake.line_problems,
         ),
         catalog,
-        finance_thresholds=settings.RIGHTSIZE_FINANCE_THRESHOLDS,
+        finance_thresholds=lines.thresholds,
+        thresholds_currency=lines.currency,
+        thresholds_note=lines.note,
     )
 
 

@@ -1,5 +1,7 @@
-"""The Finance queue as a selector: flagged reviews (warn and fail) of the newest quote versions,
-filtered by verdict, spend and age.
+"""The Finance queue as a selector: reviews the Finance rule flags (a warning or critical
+finding, high Finance pressure, spend over the line, no exchange rate) of the newest quote
+versions, filtered by verdict, spend and age. Spend is the total in USD, converted at the
+review's stored rate.
 
 Spend bands follow the finance blood-pressure thresholds (settings.RIGHTSIZE_FINANCE_THRESHOLDS,
 10k / 100k / 1M USD), so "high" in the filter means the same as a "high" finance gauge.
@@ -19,7 +21,12 @@ from apps.review.models import Review, ReviewStatus, Verdict
 from apps.words import usd_whole
 
 FLAGGED = (Verdict.WARN, Verdict.FAIL)
-VERDICT_CHOICES = [("", "Warn and fail"), (Verdict.FAIL, "Fail"), (Verdict.WARN, "Warn")]
+VERDICT_CHOICES = [
+    ("", "Any verdict"),
+    (Verdict.FAIL, "Fail"),
+    (Verdict.WARN, "Warn"),
+    (Verdict.PASS, "Pass"),
+]
 STATUS_CHOICES = [
     (ReviewStatus.PENDING, "Waiting for Finance"),
     (ReviewStatus.CHANGES_REQUESTED, "Changes requested"),
@@ -47,7 +54,7 @@ def spend_choices() -> list[tuple[str, str]]:
         ("raised", f"{_money(low)} to {_money(mid)}"),
         ("high", f"{_money(mid)} to {_money(high)}"),
         ("crisis", f"{_money(high)} and over"),
-        ("unknown", "No USD total"),
+        ("unknown", "No total, or no exchange rate"),
     ]
 
 
@@ -98,10 +105,11 @@ class QueueFilters:
 
 
 def queue_reviews(*, filters: QueueFilters) -> QuerySet[Review]:
-    """Flagged reviews, oldest first (longest waiting), leaving out those whose quote was
-    revised and reviewed again (the revision's review is the one to decide)."""
+    """Reviews the Finance rule flags (apps.review.finance_rule), oldest first (longest
+    waiting), leaving out those whose quote was revised and reviewed again (the revision's
+    review is the one to decide)."""
     revised = Review.objects.filter(quote__previous_id=OuterRef("quote_id"))
-    reviews = Review.objects.filter(verdict__in=FLAGGED).exclude(Exists(revised))
+    reviews = Review.objects.filter(needs_finance=True).exclude(Exists(revised))
     if filters.status != "all":
         reviews = reviews.filter(status=filters.status)
     if filters.verdict:

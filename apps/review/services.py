@@ -10,10 +10,12 @@ rack-power check goes from ok to critical, goes back to Finance.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Literal
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -22,6 +24,8 @@ from pydantic import BaseModel
 from apps.catalog.services import catalog_snapshot
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.intake import QuoteIntake, quote_intake_parsed
+from apps.quotes.parsing import parse_upload
+from apps.quotes.parsing.errors import QuoteParseError
 from apps.quotes.parsing.manual import GridRow, manual_quote
 from apps.quotes.schemas import LineCorrection
 from apps.quotes.selectors import quote_intake_stored, vendor_line_corrections, vendor_mappings
@@ -32,8 +36,12 @@ from apps.quotes.services import (
     quote_read,
     quote_record,
 )
+from apps.review.basis import Change, basis_changes, basis_of, decision_stands
 from apps.review.engine.schemas import SEVERITY_ORDER, Facility, ReviewReport, Workload
+from apps.review.finance_rule import finance_reasons
 from apps.review.models import AuditEvent, Review, ReviewStatus
+from apps.review.money import convert, finance_lines_for, spend_of
+from apps.review.notifications import notify_finance
 from apps.review.pipeline import review_of_intake
 from apps.review.webhooks import ReviewEvent, emit_review_event
 from apps.sites.access import role_of
@@ -47,6 +55,10 @@ if TYPE_CHECKING:
 
 class ReviewChanged(Exception):
     """Someone else changed the review first (HTTP 409 "quote changed")."""
+
+
+class ReasonRequired(ValueError):
+    """Every decision carries a comment: the audit log says why, not only who."""
 
 
 class FindingChange(BaseModel):
@@ -76,7 +88,13 @@ def review_report(
 ) -> ReviewReport:
     """The engine's report for a quote as read: every review, re-run and revision comes
     through here."""
-    return review_of_intake(intake=intake, workload=workload, facility=facility, catalog=catalog)
+    return review_of_intake(
+        intake=intake,
+        workload=workload,
+        facility=facility,
+        catalog=catalog,
+        lines=finance_lines_for(intake.summary.currency),
+    )
 
 
 def review_upload(
@@ -124,6 +142,46 @@ def review_upload(
         )
 
 
+def finance_reasons_of(report: ReviewReport, organisation: Organisation) -> list[str]:
+    """The Finance rule on a report for this organisation (its line, the dated rate)."""
+    total = Decimal(report.quote.total) if report.quote.total is not None else None
+    spend = spend_of(total=total, currency=report.quote.currency, organisation=organisation)
+    return finance_reasons(
+        findings=report.findings, finance_level=report.blood_pressure.finance.level, spend=spend
+    )
+
+
+def finance_preview_upload(
+    *,
+    data: bytes,
+    filename: str,
+    organisation: Organisation,
+    workload: Workload,
+    facility: Facility,
+) -> list[str]:
+    """Before submit: what the Finance rule would say of this file for this customer, load and
+    room. Read and reviewed in memory, nothing stored. Raises QuoteParseError (the file) and
+    ReviewInputError (a load the catalog cannot size)."""
+    limit = settings.QUOTE_MAX_UPLOAD_BYTES
+    if len(data) > limit:
+        raise QuoteParseError(
+            f"the file is {len(data):,} bytes; the limit is {limit:,}", file=filename
+        )
+    catalog = catalog_snapshot()
+    parsed = parse_upload(data, filename)
+    intake = quote_intake_parsed(
+        parsed,
+        catalog,
+        mappings=vendor_mappings(vendor=parsed.vendor),
+        corrections=vendor_line_corrections(
+            vendor=parsed.vendor,
+            lines=[(line.part_number, line.description) for line in parsed.lines],
+        ),
+    )
+    report = review_report(intake=intake, workload=workload, facility=facility, catalog=catalog)
+    return finance_reasons_of(report, organisation)
+
+
 def finding_signature(report: ReviewReport) -> frozenset[tuple[str, str]]:
     """The set of (check, severity): equal signatures mean Finance would see the same findings."""
     return frozenset((f.check, f.severity) for f in report.findings)
@@ -132,34 +190,82 @@ def finding_signature(report: ReviewReport) -> frozenset[tuple[str, str]]:
 def status_for_new_report(
     *, status: str, old: ReviewReport | None, new: ReviewReport
 ) -> ReviewStatus:
-    """The status after a re-run or revision.
-
-    Unchanged findings keep the status Finance gave (approved stays approved, a rejection
-    stands). Changed findings go back to Finance (PENDING), or need no approval at all (CLEAR)
-    when the new report passes. A first review (old is None) is CLEAR or PENDING by verdict.
-    """
+    """The status of a report by findings alone (kept for callers comparing two reports):
+    unchanged findings keep the status; otherwise CLEAR on pass, PENDING on warn or fail.
+    Stored reviews go through `finance_rule` (review_store, review_rerun, review_revise)."""
     if old is not None and finding_signature(old) == finding_signature(new):
         return ReviewStatus(status)
     return ReviewStatus.CLEAR if new.verdict == "pass" else ReviewStatus.PENDING
 
 
-def _review_fields(report: ReviewReport) -> dict[str, object]:
-    total = report.quote.total
+def catalog_revision(catalog: CatalogSnapshot | None = None) -> str:
+    """The catalog revision a decision is bound to: the catalog's own revision number when it
+    names one ("revision 7" -> "7"), else a digest of its contents (the DB catalog says only
+    "db"). The one place that reads it, so a numbered revision can replace the digest."""
+    catalog = catalog or catalog_snapshot()
+    number = catalog.version.strip().lower().removeprefix("revision").strip()
+    if number.isdigit():
+        return number
+    key = id(catalog)
+    cached = _REVISIONS.get(key)
+    if cached is None or cached[0] is not catalog:
+        digest = hashlib.sha256(catalog.model_dump_json().encode()).hexdigest()[:12]
+        cached = (catalog, f"{catalog.version or 'catalog'}@{digest}")
+        _REVISIONS.clear()
+        _REVISIONS[key] = cached
+    return cached[1]
+
+
+_REVISIONS: dict[int, tuple[CatalogSnapshot, str]] = {}
+
+
+def _review_fields(
+    report: ReviewReport, organisation: Organisation, workload: Workload, facility: Facility
+) -> dict[str, object]:
+    """Everything stored from a report: the money in its currency and converted, the Finance
+    rule's answer and the basis a decision binds to."""
+    total = Decimal(report.quote.total) if report.quote.total is not None else None
+    currency = (report.quote.currency or "").upper()
+    spend = spend_of(total=total, currency=currency, organisation=organisation)
+    usd = convert(total, currency or "USD", "USD") if total is not None else None
+    reasons = finance_reasons(
+        findings=report.findings, finance_level=report.blood_pressure.finance.level, spend=spend
+    )
     return {
         "report": report.model_dump(mode="json"),
         "verdict": report.verdict,
         "finance_level": report.blood_pressure.finance.level,
         "facilities_level": report.blood_pressure.facilities.level,
-        "total_usd": Decimal(total)
-        if total is not None and report.quote.currency == "USD"
-        else None,
+        "currency": currency,
+        "total": total,
+        "total_usd": usd.converted if usd is not None else None,
+        "converted_total": spend.in_org_currency,
+        "converted_currency": spend.org_currency,
+        "rate": spend.rate if not spend.same_currency else (Decimal(1) if total else None),
+        "rates_of": spend.rates_of,
+        "needs_finance": bool(reasons),
+        "finance_reasons": reasons,
+        "basis": basis_of(
+            report,
+            workload=workload.model_dump(mode="json"),
+            facility=facility.model_dump(mode="json"),
+            catalog_revision=catalog_revision(),
+        ),
     }
 
 
-def _audit_status_change(
-    *, review: Review, user: User, action: str, reason: str, from_status: str, to_status: str
+def _audit(
+    *,
+    review: Review,
+    user: User,
+    action: str,
+    reason: str,
+    from_status: str,
+    to_status: str,
+    changes: list[Change] | None = None,
+    previous_decision: str = "",
 ) -> None:
-    """System status changes (a re-run sending an approval back to Finance) are audited too."""
+    """Every save and every system status change is audited, with what moved."""
     role = role_of(user)
     AuditEvent.objects.create(
         review=review,
@@ -171,7 +277,65 @@ def _audit_status_change(
         to_status=to_status,
         version=review.quote.version,
         file_sha256=review.quote.source_file.sha256,
+        changes=[c.model_dump() for c in changes or []],
+        previous_decision=previous_decision,
     )
+
+
+DECISIONS = ("approve", "reject", "request_changes", "carry_over")
+DECIDED = (ReviewStatus.APPROVED, ReviewStatus.REJECTED, ReviewStatus.CHANGES_REQUESTED)
+
+
+def previous_decision(review: Review) -> str:
+    """The newest decision on this review, in words: "Approved by finance on 2026-12-01:
+    fits the budget"; "" when Finance never decided."""
+    event = (
+        AuditEvent.objects.filter(review=review, action__in=DECISIONS)
+        .select_related("actor")
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    if event is None:
+        return ""
+    label = ReviewStatus(event.to_status).label if event.to_status in ReviewStatus else ""
+    when = timezone.localdate(event.created_at).isoformat()
+    return f"{label} by {event.actor} on {when}: {event.reason}"
+
+
+def status_after_save(
+    *, status: str, needs_finance: bool, changes: list[Change], comment: str, resubmits: bool
+) -> ReviewStatus:
+    """The status once a save moved `changes`.
+
+    - Changes requested: a save with a comment is the resubmission (back to Finance, or CLEAR
+      if nothing needs Finance any more); without one, a button that resubmits raises
+      ReasonRequired, and a line correction keeps it with the account team.
+    - Decided (approved, rejected) and nothing but wording moved: the decision stands.
+    - Anything else that moved, or a review not yet decided: the rule decides, PENDING or CLEAR.
+    """
+    if status == ReviewStatus.CHANGES_REQUESTED:
+        if comment.strip():
+            return ReviewStatus.PENDING if needs_finance else ReviewStatus.CLEAR
+        if resubmits:
+            raise ReasonRequired(
+                "Finance asked for changes: say what you changed (the comment goes to Finance)."
+            )
+        return ReviewStatus.CHANGES_REQUESTED
+    if status in DECIDED and decision_stands(changes):
+        return ReviewStatus(status)
+    return ReviewStatus.PENDING if needs_finance else ReviewStatus.CLEAR
+
+
+def _save_reason(*, changes: list[Change], from_status: str, to_status: str, comment: str) -> str:
+    moved = "; ".join(str(c) for c in changes) if changes else "nothing moved"
+    if from_status == to_status and from_status in DECIDED and changes:
+        stands = f" The decision ({ReviewStatus(from_status).label.lower()}) carries over: "
+        text = f"Saved: {moved}.{stands}findings, money and systems unchanged."
+    elif from_status in DECIDED and to_status != from_status:
+        text = f"Saved: {moved}. Back to {ReviewStatus(to_status).label.lower()}."
+    else:
+        text = f"Saved: {moved}."
+    return f"{text} Comment: {comment.strip()}" if comment.strip() else text
 
 
 def review_manual(
@@ -230,72 +394,120 @@ def review_store(
     created_by: User,
     status: ReviewStatus | None = None,
 ) -> Review:
-    """Keep an already computed report (the API and the demo seed compute it themselves).
-    A review that goes to Finance is announced to webhooks ("review.flagged")."""
+    """Keep an already computed report (the API and the demo seed compute it themselves):
+    PENDING when the Finance rule names a reason, else CLEAR. A review that goes to Finance is
+    announced to webhooks ("review.flagged") and Finance is told once the transaction commits."""
+    fields = _review_fields(report, quote.organisation, workload, facility)
+    status = status or (ReviewStatus.PENDING if fields["needs_finance"] else ReviewStatus.CLEAR)
     review = Review.objects.create(
         quote=quote,
         organisation=quote.organisation,
         workload=workload.model_dump(mode="json"),
         facility=facility.model_dump(mode="json"),
-        status=status or status_for_new_report(status="", old=None, new=report),
+        status=status,
         created_by=created_by,
-        **_review_fields(report),
+        **fields,
     )
     if review.status == ReviewStatus.PENDING:
         emit_review_event(review, ReviewEvent.FLAGGED)
+        transaction.on_commit(lambda: _after_needs_finance(review.pk))
     return review
 
 
-def review_rerun(*, review: Review, workload: Workload, facility: Facility, user: User) -> Review:
-    """Edit the workload or facility: a new report on the same review, version + 1.
+def _after_needs_finance(review_id: int) -> None:
+    """A review went to Finance: tell Finance (inbox and email). Webhooks hook in here too."""
+    notify_finance(Review.objects.select_related("quote", "organisation").get(pk=review_id))
 
-    Raises ReviewChanged when the review moved since `review` was loaded (Finance decided in
-    the meantime): the page reloads instead of overwriting that decision.
+
+def review_rerun(
+    *,
+    review: Review,
+    workload: Workload,
+    facility: Facility,
+    user: User,
+    comment: str = "",
+    action: str = "save",
+    resubmits: bool = True,
+) -> Review:
+    """Save an edit of the workload or facility (or a line correction): a new report on the
+    same review, version + 1, and always an audit event naming what moved (old → new).
+
+    A decided review whose load, room, lines, money or catalog moved goes back to Finance,
+    the previous decision quoted beside the change; one from "changes requested" needs the
+    comment (ReasonRequired) and is then resubmitted. Raises ReviewChanged when the review
+    moved since `review` was loaded (Finance decided in the meantime): the page reloads
+    instead of overwriting that decision.
     """
     report = review_run(quote=review.quote, workload=workload, facility=facility)
-    old = ReviewReport.model_validate(review.report)
     with transaction.atomic():
-        current = Review.objects.select_for_update().get(pk=review.pk)
+        current = (
+            Review.objects.select_for_update()
+            .select_related("quote__source_file", "organisation")
+            .get(pk=review.pk)
+        )
         if current.version != review.version:
             raise ReviewChanged(f"Review {review.uuid} changed: reload it.")
-        new_status = status_for_new_report(status=current.status, old=old, new=report)
+        fields = _review_fields(report, current.organisation, workload, facility)
+        changes = basis_changes(current.basis, fields["basis"])  # type: ignore[arg-type]
+        new_status = status_after_save(
+            status=current.status,
+            needs_finance=bool(fields["needs_finance"]),
+            changes=changes,
+            comment=comment,
+            resubmits=resubmits,
+        )
         updated = Review.objects.filter(pk=review.pk, version=review.version).update(
             workload=workload.model_dump(mode="json"),
             facility=facility.model_dump(mode="json"),
             status=new_status,
             version=F("version") + 1,
             updated_at=timezone.now(),
-            **_review_fields(report),
+            **fields,
         )
         if updated != 1:
             raise ReviewChanged(f"Review {review.uuid} changed: reload it.")
-        if new_status != current.status:
-            _audit_status_change(
-                review=current,
-                user=user,
-                action="rerun",
-                reason=_changes_reason(review_diff(old, report)),
+        resubmitted = current.status == ReviewStatus.CHANGES_REQUESTED and bool(comment.strip())
+        _audit(
+            review=current,
+            user=user,
+            action="resubmit" if resubmitted else action,
+            reason=_save_reason(
+                changes=changes,
                 from_status=current.status,
                 to_status=new_status,
-            )
+                comment=comment,
+            ),
+            from_status=current.status,
+            to_status=new_status,
+            changes=changes,
+            previous_decision=previous_decision(current) if current.status in DECIDED else "",
+        )
         rerun = Review.objects.select_related("quote__source_file", "organisation").get(
             pk=review.pk
         )
         if new_status == ReviewStatus.PENDING and current.status != ReviewStatus.PENDING:
             emit_review_event(rerun, ReviewEvent.FLAGGED)  # back to Finance: announce it
+            transaction.on_commit(lambda: _after_needs_finance(review.pk))
     return rerun
 
 
-def review_revise(*, review: Review, data: bytes, filename: str, user: User) -> Review:
+def review_revise(
+    *, review: Review, data: bytes, filename: str, user: User, comment: str = ""
+) -> Review:
     """A revised quote: a new quote version and a new review with the same workload/facility.
 
-    Approval carries over only when the set of (check, severity) is unchanged: a vendor fixing
-    a typo in the description keeps the approval; swapping 8 H200 for 4 changes the memory
-    finding and goes back to Finance.
+    The decision carries over only when findings, money (lines, quantities, prices, total,
+    currency), systems and catalog revision are all unchanged: a vendor fixing a typo in a
+    description keeps the approval (and the audit trail says so); 1 × DGX B300 at $600,000
+    becoming 2 at $1,200,000 goes back to Finance. Revising a review Finance sent back needs
+    the comment (ReasonRequired).
     """
     workload = Workload.model_validate(review.workload)
     facility = Facility.model_validate(review.facility)
-    old = ReviewReport.model_validate(review.report)
+    if review.status == ReviewStatus.CHANGES_REQUESTED and not comment.strip():
+        raise ReasonRequired(
+            "Finance asked for changes: say what you changed (the comment goes to Finance)."
+        )
     # Outside the transaction: a revision the parser rejects keeps its REJECTED record.
     catalog = catalog_snapshot()
     read = quote_read(
@@ -312,11 +524,16 @@ def review_revise(*, review: Review, data: bytes, filename: str, user: User) -> 
     with transaction.atomic():
         quote = quote_record(read=read)
         current = Review.objects.select_for_update().get(pk=review.pk)  # Finance may have decided
-        changed = finding_signature(old) != finding_signature(report)
-        if current.status == ReviewStatus.APPROVED and not changed:
-            status = ReviewStatus.APPROVED
-        else:
-            status = status_for_new_report(status="", old=None, new=report)
+        fields = _review_fields(report, review.organisation, workload, facility)
+        changes = basis_changes(current.basis, fields["basis"])  # type: ignore[arg-type]
+        status = status_after_save(
+            status=current.status,
+            needs_finance=bool(fields["needs_finance"]),
+            changes=changes,
+            comment=comment,
+            resubmits=True,
+        )
+        carried = status == current.status and current.status in DECIDED
         revised = review_store(
             quote=quote,
             workload=workload,
@@ -325,16 +542,26 @@ def review_revise(*, review: Review, data: bytes, filename: str, user: User) -> 
             created_by=user,
             status=status,
         )
-        if status == ReviewStatus.APPROVED:
-            _audit_status_change(
-                review=revised,
-                user=user,
-                action="carry_over",
-                reason=f"Approval carried over from quote v{review.quote.version}: "
-                "no finding changed.",
-                from_status=current.status,
-                to_status=status,
+        moved = "; ".join(str(c) for c in changes) if changes else "nothing moved"
+        if carried:
+            reason = (
+                f"Decision ({ReviewStatus(status).label.lower()}) carried over from quote "
+                f"v{review.quote.version}: findings, money and systems unchanged ({moved})."
             )
+        else:
+            reason = f"Revised from quote v{review.quote.version}: {moved}."
+        if comment.strip():
+            reason += f" Comment: {comment.strip()}"
+        _audit(
+            review=revised,
+            user=user,
+            action="carry_over" if carried else "revise",
+            reason=reason,
+            from_status=current.status,
+            to_status=status,
+            changes=changes,
+            previous_decision=previous_decision(current) if current.status in DECIDED else "",
+        )
     return revised
 
 
@@ -361,13 +588,6 @@ def review_diff(old: ReviewReport, new: ReviewReport) -> list[FindingChange]:
             FindingChange(check=check, title=titles[check], before=before, after=after, change=kind)
         )
     return changes
-
-
-def _changes_reason(changes: list[FindingChange]) -> str:
-    if not changes:
-        return "Findings changed."
-    parts = [f"{c.check}: {c.before or 'none'} → {c.after or 'none'}" for c in changes]
-    return "Findings changed: " + "; ".join(parts)
 
 
 def review_line_correct(
@@ -401,4 +621,6 @@ def _rerun_same_inputs(*, review: Review, user: User) -> Review:
         workload=Workload.model_validate(review.workload),
         facility=Facility.model_validate(review.facility),
         user=user,
+        action="correct",
+        resubmits=False,
     )

@@ -19,7 +19,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from apps.review.models import AuditEvent, Review, ReviewStatus
-from apps.review.services import ReviewChanged
+from apps.review.notifications import notify_account_team, notify_finance
+from apps.review.services import ReasonRequired, ReviewChanged
 from apps.review.webhooks import ReviewEvent, emit_review_event
 from apps.sites.access import role_of
 from apps.sites.models import Role
@@ -64,7 +65,7 @@ TRANSITIONS: dict[tuple[ReviewStatus, Action], ReviewStatus] = {
     (S.CHANGES_REQUESTED, Action.RESUBMIT): S.PENDING,
 }
 """Everything not listed is refused: a CLEAR review never needs Finance, a decided one is
-final until a re-run or revision changes a finding (see services.status_for_new_report)."""
+final until a saved change moves what it was decided on (see services.status_after_save)."""
 
 ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.APPROVE: frozenset({Role.FINANCE, Role.ADMIN}),
@@ -72,10 +73,6 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.REQUEST_CHANGES: frozenset({Role.FINANCE, Role.ADMIN}),
     Action.RESUBMIT: frozenset({Role.ACCOUNT_TEAM, Role.ADMIN}),
 }
-
-
-class ReasonRequired(ValueError):
-    """Every decision carries a comment: the audit log says why, not only who."""
 
 
 def actions_for(*, status: str, role: Role | None) -> list[Action]:
@@ -143,7 +140,19 @@ def review_decide(
             emit_review_event(review, ReviewEvent.FLAGGED)
         else:
             emit_review_event(review, ReviewEvent.DECIDED, decision=decision)
+    _after_decision(review, action=action, reason=reason, actor=actor)
     return review
+
+
+def _after_decision(review: Review, *, action: Action, reason: str, actor: User) -> None:
+    """After a decision has committed: tell the people it concerns (the inbox and email;
+    the webhooks were queued with the decision, above)."""
+    if action == Action.RESUBMIT:
+        notify_finance(review)
+    else:
+        notify_account_team(
+            review=review, decision=ReviewStatus(review.status).label, reason=reason, actor=actor
+        )
 
 
 def _is_superseded(review: Review) -> bool:

@@ -7,7 +7,8 @@ from apps.sites.models import ApiToken, Membership, Organisation, SavedFacility,
 
 @admin.register(Organisation)
 class OrganisationAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "is_internal"]
+    list_display = ["name", "slug", "is_internal", "currency", "finance_threshold"]
+    list_editable = ["currency", "finance_threshold"]
     search_fields = ["name"]
 
 

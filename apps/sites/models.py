@@ -1,5 +1,7 @@
 """Organisations, who works for them in which role, and their saved workloads and facilities."""
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import FileExtensionValidator
@@ -51,6 +53,18 @@ class Organisation(models.Model):
         blank=True,
         validators=[FileExtensionValidator(["png", "jpg", "jpeg"]), logo_validate],
         help_text="The reseller's logo on this organisation's PDF reports (PNG or JPEG, ≤ 1 MiB).",
+    )
+    currency = models.CharField(
+        max_length=3,
+        default="USD",
+        help_text="ISO 4217 code the organisation budgets in; its Finance threshold is in it.",
+    )
+    finance_threshold = models.DecimalField(
+        max_digits=16,
+        decimal_places=2,
+        default=Decimal("100000.00"),
+        help_text="A quote whose total reaches this (in the organisation's currency, converted "
+        "at the dated exchange rate) goes to Finance.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

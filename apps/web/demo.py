@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -101,6 +102,8 @@ class DemoQuote:
     filename: str
     decision: tuple[str, str] | None = None  # (action, Finance's comment)
     revision: str | None = None  # a revised quote in the same folder
+    revision_comment: str = ""  # what the account team tells Finance with the revision
+    publish: bool = False  # publish to the customer (approving first if it needs Finance)
 
 
 DEMO_QUOTES = [
@@ -110,17 +113,18 @@ DEMO_QUOTES = [
         "contoso-cc-24117.csv",
         decision=("request_changes", "A DGX B300 for a 100-user assistant: ask for a PCIe server."),
         revision="quote-v2.csv",
+        revision_comment="Contoso re-quoted a PCIe server, as Finance asked.",
     ),
-    DemoQuote("pcie-vans-for-one-finetune", "acme", "supermicro-sm-88310.csv"),
+    DemoQuote("pcie-vans-for-one-finetune", "acme", "supermicro-sm-88310.csv", publish=True),
     DemoQuote(
         "muscle-car-for-fp64",
         "acme",
         "fabrikam-fh-3302.csv",
         decision=("reject", "B300 has almost no FP64: the CFD team needs H200 or B200."),
     ),
-    DemoQuote("work-van-for-rag", "acme", "dell-dl-3000123456.csv"),
+    DemoQuote("work-van-for-rag", "acme", "dell-dl-3000123456.csv", publish=True),
     DemoQuote("train-without-rails", "globex", "tailspin-ts-0042.csv"),
-    DemoQuote("spark-for-a-department", "globex", "litware-ld-7781.csv"),
+    DemoQuote("spark-for-a-department", "globex", "litware-ld-7781.csv", publish=True),
 ]
 
 
@@ -163,6 +167,36 @@ def demo_reviews_seed() -> int:
             if demo.revision is not None:
                 data = (folder / demo.revision).read_bytes()
                 name = demo.filename.replace(".csv", "-rev2.csv")
-                review_revise(review=review, data=data, filename=name, user=account)
+                review_revise(
+                    review=review,
+                    data=data,
+                    filename=name,
+                    user=account,
+                    comment=demo.revision_comment,
+                )
                 created += 1
+            if demo.publish:
+                _demo_publish(review, account=account, finance=finance)
     return created
+
+
+#: Finance's comment when the demo approves a review it then publishes.
+DEMO_APPROVAL = "Demo: the spend and the room were checked; approved for the customer."
+
+
+def _demo_publish(review: Any, *, account: User, finance: User) -> None:
+    """Publish a demo review to its customer, Finance approving first when it needs Finance
+    (the same services the pages use: a flagged review is never published unapproved)."""
+    from apps.review.models import ReviewStatus
+    from apps.review.publishing import review_publish
+    from apps.review.workflow import review_decide
+
+    if review.status == ReviewStatus.PENDING:
+        review = review_decide(
+            review_id=review.pk,
+            expected_version=review.version,
+            action="approve",
+            reason=DEMO_APPROVAL,
+            actor=finance,
+        )
+    review_publish(review_id=review.pk, expected_version=review.version, user=account)

@@ -199,3 +199,11 @@ LOGGING = logging_config(json_lines=env_bool("LOG_JSON", False))
 
 # How often a process compares its catalog snapshot with the catalog revision (seconds).
 CATALOG_REVISION_CHECK_SECONDS = float(os.environ.get("CATALOG_REVISION_CHECK_SECONDS", "1"))
+
+# Notifications (apps.review.notifications): printed to the console in development; production
+# sends through SMTP configured from the environment (config/settings/production.py).
+MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Rightsize <rightsize@localhost>")
+#: Where the site is served, for links in emails ("https://rightsize.example.com"); blank in
+#: development, where links are relative.
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")

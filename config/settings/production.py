@@ -46,3 +46,18 @@ DATABASES = {
 # One JSON object per log line, each with its request id (apps/sites/logs.py); LOG_JSON=0 for
 # plain lines.
 LOGGING = logging_config(json_lines=env_bool("LOG_JSON", True))
+# Notifications by SMTP, from the environment.
+MAILERS = {
+    "default": {
+        "BACKEND": os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend"),
+        "OPTIONS": {
+            "host": os.environ.get("EMAIL_HOST", "localhost"),
+            "port": int(os.environ.get("EMAIL_PORT", "25")),
+            "username": os.environ.get("EMAIL_HOST_USER", ""),
+            "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+            "use_tls": env_bool("EMAIL_USE_TLS", False),
+            "use_ssl": env_bool("EMAIL_USE_SSL", False),
+            "timeout": int(os.environ.get("EMAIL_TIMEOUT", "10")),
+        },
+    }
+}

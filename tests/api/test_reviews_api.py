@@ -13,7 +13,7 @@ from apps.quotes.models import Quote
 from apps.review import services
 from apps.review.engine.schemas import ReviewReport
 from apps.review.models import Review, ReviewStatus
-from tests.review.factories import report_make, review_make
+from tests.review.factories import report_make, review_make, review_published_as_is
 
 pytestmark = pytest.mark.django_db
 
@@ -74,6 +74,8 @@ def test_post_accepts_preset_names(clients, engine):
 def test_get_returns_the_stored_report(clients, demo):
     users = {u.username: u for u in User.objects.all()}
     review = review_make(organisation=demo["acme"], user=users["account"])
+    assert clients["customer"].get(f"/api/reviews/{review.uuid}").status_code == 404
+    review = review_published_as_is(review)  # the customer reads it once published
     for who in ("customer", "account_team", "finance", "admin"):
         response = clients[who].get(f"/api/reviews/{review.uuid}")
         assert response.status_code == 200, who

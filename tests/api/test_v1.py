@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from apps.review.engine.schemas import ReviewReport
 from apps.review.models import AuditEvent, Review, ReviewStatus
-from tests.review.factories import MEMORY_OK, report_make, review_make
+from tests.review.factories import MEMORY_OK, report_make, review_make, review_published_as_is
 
 pytestmark = pytest.mark.django_db
 
@@ -57,6 +57,8 @@ def test_a_token_uploads_a_quote_and_reads_the_contract_report(tokens, catalog_d
     assert (meta["uuid"], meta["organisation"], meta["version"]) == (str(review.uuid), "acme", 1)
     assert meta["status"] == review.status
     assert meta["total_usd"] == "515000.00"
+    assert tokens["customer"].get(meta["url"]).status_code == 404  # not published yet
+    review_published_as_is(review)
     got = tokens["customer"].get(meta["url"]).json()
     assert got == body
 
@@ -108,10 +110,13 @@ def three_reviews(demo):
     globex: one flagged."""
     account = User.objects.get(username="account")
     flagged = review_make(organisation=demo["acme"], user=account)
-    clear = review_make(organisation=demo["acme"], user=account, report=report_make([MEMORY_OK]))
+    # Passes, calm Finance, USD 5,000 under the line: nothing for Finance (the one rule).
+    passing = report_make([MEMORY_OK], total="5000.00", finance="calm")
+    clear = review_make(organisation=demo["acme"], user=account, report=passing)
     Review.objects.filter(pk=clear.pk).update(created_at=timezone.now() - dt.timedelta(days=40))
     other = review_make(organisation=demo["globex"], user=account)
-    return flagged, clear, other
+    # Published as they are: the customers' lists and PDFs read published reviews only.
+    return tuple(review_published_as_is(r) for r in (flagged, clear, other))
 
 
 def _uuids(response):

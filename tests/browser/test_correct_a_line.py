@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 
 from apps.quotes.models import QuoteLineCorrection
 from apps.review.models import Review
+from tests.review.factories import review_published_as_is
 
 pytestmark = pytest.mark.browser
 
@@ -111,7 +112,7 @@ def test_the_customer_sees_the_reading_and_no_controls(sessions, quote):
     page.select_option("select[name=f-saved]", label="Acme Research · Row 3 (20 kW, RDHX)")
     page.click("button:has-text('Upload and review')")
     page.wait_for_url(REVIEW_URL)
-    review = Review.objects.get()
+    review = review_published_as_is(Review.objects.get())  # the customer's copy
     customer = sessions("customer").goto(f"/reviews/{review.uuid}/")
     expect(customer.locator("#reading")).to_contain_text("Compute node")
     expect(customer.locator(".correct, form.undo, a.correct-open")).to_have_count(0)

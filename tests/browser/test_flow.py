@@ -1,6 +1,8 @@
 """The whole story in a real browser: the account team uploads the cement truck quoted for a
-school bus, changes the load on the review page (the numbers move without a reload), Finance
-approves with a comment, and the customer reads the review and finds the report link."""
+school bus (the page says before submit that it will go to Finance, and why), changes the load
+on the review page (the numbers move without a reload), Finance approves from the review page
+with a comment, the account team finds it in its inbox and publishes, and the customer, who got
+404 until then, reads the review and finds the report link."""
 
 from __future__ import annotations
 
@@ -30,6 +32,9 @@ def test_upload_review_change_approve_and_the_customer_reads_it(sessions):
         "select[name=w-saved]", label="Acme Research · Internal assistant, 100 users"
     )
     page.select_option("select[name=f-saved]", label="Acme Research · Row 3 (20 kW, RDHX)")
+    # Before submit, the page says whether it goes to Finance and why (the one rule).
+    expect(page.locator("#finance-sentence")).to_contain_text("This will go to Finance because")
+    expect(page.locator("#finance-sentence")).to_contain_text("USD 100,000 line")
     account.shot("01-upload")
     page.click("button:has-text('Upload and review')")
     page.wait_for_url(REVIEW_URL)
@@ -80,9 +85,28 @@ def test_upload_review_change_approve_and_the_customer_reads_it(sessions):
     event = AuditEvent.objects.get(action="approve")
     assert event.actor.username == "finance" and event.to_status == ReviewStatus.APPROVED
 
-    # --- the customer sees the review and the report link, not Finance's comment --------------
+    # --- before publishing, the customer gets 404 ----------------------------------------------
     customer = sessions("customer")
     page = customer.page
+    assert page.request.get(f"{customer.base_url}/reviews/{review.uuid}/").status == 404
+    expect(page.locator(f"a[href='/reviews/{review.uuid}/']")).to_have_count(0)
+
+    # --- the account team is told, and publishes ----------------------------------------------
+    page = account.goto("/inbox/")
+    expect(page.locator("#inbox")).to_contain_text("Approved:")
+    expect(page.locator("#inbox")).to_contain_text("Pilot for one quarter")
+    account.shot("05b-account-inbox")
+    page.click("#inbox a:has-text('Open the review')")
+    page.wait_for_url(REVIEW_URL)
+    expect(page.locator("#published-note")).to_contain_text("Not published")
+    page.click("#publish-button")
+    page.wait_for_url(REVIEW_URL)
+    expect(page.locator("#published-note")).to_contain_text("Published version 3")
+    review.refresh_from_db()
+    assert review.published_version == review.version == 3
+
+    # --- the customer sees the review and the report link, not Finance's comment --------------
+    page = customer.goto("/")
     customer.shot("06-customer-home")
     page.click(f"a[href='/reviews/{review.uuid}/']")
     page.wait_for_url(REVIEW_URL)
@@ -90,6 +114,7 @@ def test_upload_review_change_approve_and_the_customer_reads_it(sessions):
     expect(page.locator("#pdf-link")).to_have_attribute("href", f"/reports/{review.uuid}/")
     assert "Pilot for one quarter" not in page.content()
     expect(page.locator("#edit-form")).to_have_count(0)
+    expect(page.locator("#finance-rule, #trail, #publish")).to_have_count(0)
     customer.shot("07-customer-review")
     page.click("#pdf-link")
     page.wait_for_url(f"**/reports/{review.uuid}/")

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from apps.review.models import Review
-from apps.web.demo import demo_reviews_seed
+from apps.web.demo import DEMO_APPROVAL, demo_reviews_seed
 
 pytestmark = pytest.mark.browser
 
@@ -58,14 +58,16 @@ def test_finance_and_customers_see_their_own_pages(sessions, demo_reviews):
     finance.shot("15-finance-home")
 
     globex = sessions("globex")
-    expect(globex.page.locator("#reviews tbody tr")).to_have_count(2)
+    expect(globex.page.locator("#reviews tbody tr")).to_have_count(1)  # the one published
     expect(globex.page.locator("#reviews")).not_to_contain_text("Contoso")
     globex.shot("16-globex-home")
     acme_review = f"{globex.base_url}/reviews/{demo_reviews['contoso-cc-24117.csv'].uuid}/"
     assert globex.page.request.get(acme_review).status == 404  # with globex's session cookie
 
     customer = sessions("customer")
-    page = customer.goto(f"/reviews/{demo_reviews['fabrikam-fh-3302.csv'].uuid}/")
-    expect(page.locator("#check-fp64")).to_contain_text("muscle car")
-    assert "the CFD team needs H200" not in page.content()  # Finance's comment stays inside
-    customer.shot("17-customer-muscle-car")
+    rejected = f"{customer.base_url}/reviews/{demo_reviews['fabrikam-fh-3302.csv'].uuid}/"
+    assert customer.page.request.get(rejected).status == 404  # rejected, never published
+    page = customer.goto(f"/reviews/{demo_reviews['supermicro-sm-88310.csv'].uuid}/")
+    expect(page.locator("#check-nvlink_domain")).to_be_visible()
+    assert DEMO_APPROVAL not in page.content()  # Finance's comment stays inside
+    customer.shot("17-customer-pcie-vans")

@@ -50,10 +50,13 @@ def make_review(*, organisation, user, report=None):
 
 @pytest.fixture
 def review_a(demo):
-    """Acme's review (customer org A); globex's customer is org B."""
+    """Acme's review (customer org A), published to Acme as it is; globex's customer is org B."""
     from django.contrib.auth.models import User
 
-    return make_review(organisation=demo["acme"], user=User.objects.get(username="account"))
+    from tests.review.factories import review_published_as_is
+
+    made = make_review(organisation=demo["acme"], user=User.objects.get(username="account"))
+    return review_published_as_is(made)
 
 
 @pytest.fixture

@@ -145,7 +145,8 @@ def test_review_changed_before_render_fails_with_a_reason(
 ) -> None:
     report_file = ReportFile.objects.create(review=review_a, review_version=1)
     review_a.version = 2
-    review_a.save(update_fields=["version"])
+    review_a.published_version = None  # v1 is nobody's: not the current one, not published
+    review_a.save(update_fields=["version", "published_version"])
     result = report_render_task.enqueue(report_file.pk)
     report_file.refresh_from_db()
     assert result.status == TaskResultStatus.FAILED

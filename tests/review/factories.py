@@ -12,6 +12,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 
 from apps.quotes.models import Quote, QuoteFile, QuoteStatus
+from apps.review.basis import basis_of
 from apps.review.engine.schemas import (
     BloodPressure,
     Facility,
@@ -23,7 +24,10 @@ from apps.review.engine.schemas import (
     Workload,
     verdict_for,
 )
+from apps.review.finance_rule import finance_reasons
 from apps.review.models import Review, ReviewStatus
+from apps.review.money import spend_of
+from apps.review.services import catalog_revision
 from apps.sites.models import Organisation
 
 _counter = itertools.count(1)
@@ -105,7 +109,12 @@ def review_make(
 ) -> Review:
     report = report or report_make()
     quote = quote or quote_make(organisation=organisation, user=user)
-    flagged = report.verdict != "pass"
+    total = Decimal(report.quote.total) if report.quote.total is not None else None
+    spend = spend_of(total=total, currency=report.quote.currency, organisation=organisation)
+    reasons = finance_reasons(
+        findings=report.findings, finance_level=report.blood_pressure.finance.level, spend=spend
+    )
+    flagged = bool(reasons)
     return Review.objects.create(
         quote=quote,
         organisation=organisation,
@@ -116,6 +125,31 @@ def review_make(
         finance_level=report.blood_pressure.finance.level,
         facilities_level=report.blood_pressure.facilities.level,
         total_usd=report.quote.total,
+        currency=report.quote.currency,
+        total=total,
+        needs_finance=flagged,
+        finance_reasons=reasons,
+        basis=basis_of(
+            report,
+            workload=WORKLOAD.model_dump(mode="json"),
+            facility=FACILITY.model_dump(mode="json"),
+            catalog_revision=catalog_revision(),
+        ),
         status=status or (ReviewStatus.PENDING if flagged else ReviewStatus.CLEAR),
         created_by=user,
     )
+
+
+def review_published_as_is(review: Review) -> Review:
+    """Test setup: mark a review published at its current version, whatever its status (the
+    service refuses a flagged one; these tests are about what the customer's pages show)."""
+    Review.objects.filter(pk=review.pk).update(
+        published_version=review.version,
+        published_report=review.report,
+        published_workload=review.workload,
+        published_facility=review.facility,
+        published_status=review.status,
+        published_by=review.created_by,
+    )
+    review.refresh_from_db()
+    return review

@@ -57,14 +57,17 @@ def test_queue_lists_a_flagged_review_with_levels_total_and_age(clients, flagged
     assert '<span class="badge fail">Fail</span>' in body
     assert '<span class="badge high">High</span>' in body  # finance gauge
     assert '<span class="badge crisis">Crisis</span>' in body  # facilities gauge
-    assert "$515,000" in body  # 515000.00 USD, whole dollars with thousands separators
+    assert "USD 515,000.00" in body  # in its own currency, to the cent, thousands grouped
     assert "0\xa0minutes" in body  # created just now
     assert body.count('name="reason"') == 1 and "required" in body
 
 
 def test_queue_leaves_out_passing_clear_and_superseded_reviews(clients, demo, people, flagged):
+    # Passes, calm Finance, USD 5,000 under Acme's USD 100,000 line: no reason for Finance.
     passing = review_make(
-        organisation=demo["acme"], user=people["account"], report=report_make([MEMORY_OK])
+        organisation=demo["acme"],
+        user=people["account"],
+        report=report_make([MEMORY_OK], total="5000.00", finance="calm"),
     )
     old = review_make(organisation=demo["globex"], user=people["account"])
     v2 = quote_make(
@@ -220,8 +223,10 @@ def test_resubmit_by_the_account_team(clients, flagged):
     assert htmx_elsewhere.status_code == 200 and htmx_elsewhere["HX-Refresh"] == "true"
 
 
-def test_total_without_usd_shows_as_such(clients, demo, people):
+def test_a_total_in_a_currency_without_a_rate_shows_as_such(clients, demo, people):
     review = _review(demo, people, total="50000")
-    Review.objects.filter(pk=review.pk).update(total_usd=None)
+    Review.objects.filter(pk=review.pk).update(total_usd=None, currency="CHF")
     body = clients["finance"].get("/reviews/queue/").content.decode()
-    assert "no USD total" in body
+    assert "CHF 50,000.00" in body and "no exchange rate" in body
+    Review.objects.filter(pk=review.pk).update(total=None)
+    assert "no total" in clients["finance"].get("/reviews/queue/").content.decode()

@@ -17,6 +17,7 @@ from apps.review.engine.schemas import Facility, Finding, ReviewReport, Workload
 from apps.review.models import AuditEvent, ReviewStatus
 from apps.review.services import (
     FindingChange,
+    ReasonRequired,
     ReviewChanged,
     finding_signature,
     review_create,
@@ -39,7 +40,10 @@ RACK_POWER_WARNING = Finding(check="rack_power", severity="warning", title="Tigh
 MEMORY_WARNING = Finding(check="memory", severity="warning", title="Tight", detail="95% full")
 FLOOR_INFO = Finding(check="floor", severity="info", title="Unknown", detail="no rating given")
 
-PASSING = report_make([MEMORY_OK, RACK_POWER_OK], finance="raised", facilities="calm")
+# Passes, Finance only raised, USD 5,000 under Acme's USD 100,000 line: nothing for Finance.
+PASSING = report_make(
+    [MEMORY_OK, RACK_POWER_OK], total="5000.00", finance="raised", facilities="calm"
+)
 FAILING = report_make()  # memory ok, rack power critical
 
 
@@ -81,11 +85,11 @@ def test_review_create_sends_flagged_quotes_to_finance(demo, people, engine, rep
     assert review.organisation == demo["acme"]
     assert review.finance_level == report.blood_pressure.finance.level
     assert review.facilities_level == report.blood_pressure.facilities.level
-    assert str(review.total_usd) == "515000.00"
+    assert review.total_usd == report.quote.total  # USD: no conversion
     assert ReviewReport.model_validate(review.report) == report
 
 
-def test_total_usd_is_empty_for_a_quote_in_another_currency(demo, people, engine):
+def test_a_euro_quote_keeps_its_currency_and_is_converted_at_the_stored_rate(demo, people, engine):
     engine.report = FAILING.model_copy(
         update={"quote": FAILING.quote.model_copy(update={"currency": "EUR"})}
     )
@@ -93,7 +97,27 @@ def test_total_usd_is_empty_for_a_quote_in_another_currency(demo, people, engine
     review = review_create(
         quote=quote, workload=Workload(kind="hpc"), facility=Facility(), created_by=people["admin"]
     )
-    assert review.total_usd is None  # never compare euros against USD spend thresholds
+    assert (review.currency, str(review.total)) == ("EUR", "515000.00")
+    # The seeded rate, EUR 1.1617 USD (rates of 2026-11-28): 515,000 × 1.1617 = 598,275.50.
+    assert (str(review.rate), str(review.rates_of)) == ("1.16170000", "2026-11-28")
+    assert str(review.total_usd) == "598275.50"
+    assert str(review.converted_total) == "598275.50"
+
+
+def test_a_quote_in_a_currency_with_no_rate_is_flagged_never_read_as_dollars(demo, people, engine):
+    engine.report = PASSING.model_copy(
+        update={"quote": PASSING.quote.model_copy(update={"currency": "CHF"})}
+    )
+    quote = quote_make(organisation=demo["acme"], user=people["account"])
+    review = review_create(
+        quote=quote, workload=Workload(kind="hpc"), facility=Facility(), created_by=people["admin"]
+    )
+    assert review.total_usd is None and review.converted_total is None
+    assert review.status == S.PENDING  # a passing report, but the spend cannot be judged
+    assert review.finance_reasons == [
+        "No exchange rate from CHF to USD: CHF 5,000.00 cannot be judged against "
+        "Acme Research's USD 100,000 line."
+    ]
 
 
 def test_signature_is_the_set_of_check_and_severity():
@@ -114,29 +138,36 @@ def test_status_for_new_report(status, new, expected):
     assert status_for_new_report(status=status, old=FAILING, new=new) == expected
 
 
-def test_rerun_with_same_findings_keeps_the_approval(demo, people, engine):
+def test_a_save_that_moves_nothing_keeps_the_approval_and_is_audited(demo, people, engine):
     review = review_make(organisation=demo["acme"], user=people["account"], status=S.APPROVED)
-    engine.report = FAILING.model_copy(update={"catalog_version": "2"})
-    workload = Workload(kind="inference", concurrent_users=200)
-    rerun = review_rerun(
-        review=review, workload=workload, facility=Facility(), user=people["account"]
-    )
+    same = Workload.model_validate(review.workload)
+    room = Facility.model_validate(review.facility)
+    rerun = review_rerun(review=review, workload=same, facility=room, user=people["account"])
     assert (rerun.status, rerun.version) == (S.APPROVED, 2)
-    assert rerun.workload["concurrent_users"] == 200
-    assert rerun.report["catalog_version"] == "2"
-    assert not AuditEvent.objects.exists()  # no status change, nothing to audit
+    event = AuditEvent.objects.get(review=review)
+    assert (event.action, event.from_status, event.to_status) == ("save", S.APPROVED, S.APPROVED)
+    assert event.reason == "Saved: nothing moved."
+    assert event.changes == []
 
 
 def test_rerun_that_changes_a_severity_sends_an_approval_back_to_finance(demo, people, engine):
     review = review_make(organisation=demo["acme"], user=people["account"], status=S.APPROVED)
     engine.report = report_make([MEMORY_WARNING, RACK_POWER_CRITICAL])
     rerun = review_rerun(
-        review=review, workload=Workload(kind="rag"), facility=Facility(), user=people["account"]
+        review=review,
+        workload=Workload.model_validate(review.workload),
+        facility=Facility.model_validate(review.facility),
+        user=people["account"],
     )
     assert (rerun.status, rerun.version) == (S.PENDING, 2)
     event = AuditEvent.objects.get(review=review)
-    assert (event.action, event.from_status, event.to_status) == ("rerun", S.APPROVED, S.PENDING)
-    assert event.reason == "Findings changed: memory: ok → warning"
+    assert (event.action, event.from_status, event.to_status) == ("save", S.APPROVED, S.PENDING)
+    assert event.changes == [
+        {"what": "findings", "before": "memory: ok", "after": "memory: warning"}
+    ]
+    assert event.reason == (
+        "Saved: findings: memory: ok → memory: warning. Back to waiting for finance."
+    )
 
 
 def test_rerun_on_a_stale_review_raises_and_changes_nothing(demo, people, engine):
@@ -183,7 +214,9 @@ def uploads(monkeypatch, demo, people):
     return quote_record
 
 
-def test_revision_with_same_findings_carries_the_approval(demo, people, engine, uploads):
+def test_revision_with_same_findings_money_and_systems_carries_the_approval(
+    demo, people, engine, uploads
+):
     review = review_make(organisation=demo["acme"], user=people["account"], status=S.APPROVED)
     revised = review_revise(
         review=review, data=b"sku,qty\nDGXB200,1\n", filename="v2.csv", user=people["account"]
@@ -194,6 +227,10 @@ def test_revision_with_same_findings_carries_the_approval(demo, people, engine, 
     assert revised.workload == review.workload and revised.facility == review.facility
     event = AuditEvent.objects.get(review=revised)
     assert (event.action, event.to_status, event.version) == ("carry_over", S.APPROVED, 2)
+    assert event.reason == (
+        "Decision (approved) carried over from quote v1: findings, money and systems "
+        "unchanged (nothing moved)."
+    )
     review.refresh_from_db()
     assert review.status == S.APPROVED  # the old review is history, untouched
 
@@ -205,17 +242,31 @@ def test_revision_with_changed_findings_needs_reapproval(demo, people, engine, u
         review=review, data=b"sku,qty\nDGXB200,4\n", filename="v2.csv", user=people["account"]
     )
     assert revised.status == S.PENDING
-    assert not AuditEvent.objects.exists()
+    event = AuditEvent.objects.get(review=revised)
+    assert (event.action, event.from_status, event.to_status) == ("revise", S.APPROVED, S.PENDING)
+    assert event.changes == [
+        {"what": "findings", "before": "rack_power: critical", "after": "rack_power: warning"}
+    ]
 
 
-def test_revision_after_changes_requested_goes_back_to_finance(demo, people, engine, uploads):
+def test_revision_after_changes_requested_needs_the_comment(demo, people, engine, uploads):
     review = review_make(
         organisation=demo["acme"], user=people["account"], status=S.CHANGES_REQUESTED
     )
+    with pytest.raises(ReasonRequired):
+        review_revise(
+            review=review, data=b"sku,qty\nDGXB200,2\n", filename="v2.csv", user=people["account"]
+        )
     revised = review_revise(
-        review=review, data=b"sku,qty\nDGXB200,2\n", filename="v2.csv", user=people["account"]
+        review=review,
+        data=b"sku,qty\nDGXB200,2\n",
+        filename="v2.csv",
+        user=people["account"],
+        comment="Vendor fixed the rack power",
     )
-    assert revised.status == S.PENDING  # same findings, but only an approval carries over
+    assert revised.status == S.PENDING  # same findings, but Finance asked: back to Finance
+    event = AuditEvent.objects.get(review=revised)
+    assert event.reason.endswith("Comment: Vendor fixed the rack power")
 
 
 def test_review_diff_names_each_changed_check():

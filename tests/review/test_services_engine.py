@@ -76,7 +76,7 @@ def test_moving_to_the_ai_hall_sends_an_approval_back(four_semis, people):
     changes = {c.check: c for c in review_diff(old, new)}
     assert changes["rack_power"].change == "better"
     assert rerun.status in {ReviewStatus.PENDING, ReviewStatus.CLEAR}  # not APPROVED any more
-    assert AuditEvent.objects.filter(review=four_semis, action="rerun").count() == 1
+    assert AuditEvent.objects.filter(review=four_semis, action="save").count() == 1
 
 
 def test_a_revision_with_the_same_findings_keeps_the_approval(four_semis, people):

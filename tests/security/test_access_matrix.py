@@ -24,7 +24,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from apps.quotes.models import QuoteLine, VendorLineCorrection
 from apps.review.comparisons import comparison_save
 from apps.review.models import Review, SavedComparison
-from tests.review.factories import review_make
+from apps.review.publishing import review_publish
+from tests.review.factories import MEMORY_OK, report_make, review_make
 
 ROLES = ("anonymous", "customer", "other_customer", "account_team", "finance", "admin")
 
@@ -36,6 +37,7 @@ class World:
     review: Review
     line: QuoteLine
     remembered: VendorLineCorrection
+    published: Review
     comparison: SavedComparison
 
 
@@ -98,6 +100,18 @@ def no_part(w: World) -> dict[str, Any]:
     return {"review": str(w.review.uuid), "part": "0"}
 
 
+def published(w: World) -> dict[str, Any]:
+    return {"review_uuid": w.published.uuid}
+
+
+def published_as_uuid(w: World) -> dict[str, Any]:
+    return {"uuid": w.published.uuid}
+
+
+def republish(w: World) -> dict[str, Any]:
+    return {"version": w.published.version}
+
+
 def saved(w: World) -> dict[str, Any]:
     return {"uuid": w.comparison.uuid}
 
@@ -125,6 +139,8 @@ MATRIX: dict[str, Entry] = {
     "catalog:index": get(None, (302, 200, 200, 200, 200, 200)),
     "catalog:system": get(system, (302, 200, 200, 200, 200, 200)),
     "quotes:upload": get(None, (302, 403, 403, 200, 403, 200)),
+    # An empty preview form answers with its hint (200) for the editors.
+    "quotes:finance_preview": post(None, (302, 403, 403, 200, 403, 200)),
     "quotes:original": get(quote, (302, 403, 403, 200, 200, 200)),
     "quotes:line_confirm": post(line, (302, 403, 403, 404, 403, 404), data=no_part),
     "quotes:lines_new": get(None, (302, 403, 403, 200, 403, 200)),
@@ -135,7 +151,9 @@ MATRIX: dict[str, Entry] = {
     "quotes:vendor_corrections": get(None, (302, 403, 403, 200, 403, 200)),
     "quotes:vendor_correction_remove": post(remembered, (302, 403, 403, 302, 403, 302)),
     "review_list": get(None, (302, 200, 200, 200, 200, 200)),
-    "review:detail": get(review_as_uuid, (302, 200, 404, 200, 200, 200)),
+    # The world's review is not published: its customer gets 404 like any stranger (the
+    # published one is in PUBLISHED_MATRIX below).
+    "review:detail": get(review_as_uuid, (302, 404, 404, 200, 200, 200)),
     "review:rerun": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
     "review:preview": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
     "review:revise": post(review_as_uuid, (302, 403, 403, 400, 403, 400)),
@@ -147,6 +165,9 @@ MATRIX: dict[str, Entry] = {
     "review:reject": post(review, (302, 403, 403, 403, 302, 302), data=decision),
     "review:request_changes": post(review, (302, 403, 403, 403, 302, 302), data=decision),
     "review:resubmit": post(review, (302, 403, 403, 409, 403, 409), data=decision),
+    # A flagged review waiting for Finance cannot be published yet: 409 for the publishers.
+    "review:publish": post(review, (302, 403, 403, 409, 403, 409), data=decision),
+    "inbox": get(None, (302, 200, 200, 200, 200, 200)),
     "review:export": get(export_xlsx, (302, 403, 403, 200, 200, 200)),
     "review:compare": get(None, (302, 403, 403, 200, 200, 200)),  # internal roles
     # Saving with nothing picked is the form's 400; saved comparisons: internal roles only.
@@ -154,20 +175,20 @@ MATRIX: dict[str, Entry] = {
     "review:comparisons": get(None, (302, 403, 403, 200, 200, 200)),
     "review:comparison": get(saved, (302, 403, 403, 200, 200, 200)),
     "review:comparison_pdf": get(saved, (302, 403, 403, 200, 200, 200)),
-    "reports:status": get(review, (302, 200, 404, 200, 200, 200)),
-    "reports:request": post(review, (302, 302, 404, 302, 302, 302)),
+    "reports:status": get(review, (302, 404, 404, 200, 200, 200)),
+    "reports:request": post(review, (302, 404, 404, 302, 302, 302)),
     "reports:download": get(review, (302, 404, 404, 404, 404, 404)),
     "api:openapi-json": get(None, (302, 200, 200, 200, 200, 200)),
     "api:openapi-view": get(None, (302, 200, 200, 200, 200, 200)),
     "api:api-root": get(None, (404, 404, 404, 404, 404, 404)),
     "api:review_create": post(None, (401, 403, 403, 400, 403, 400)),
-    "api:review_get": get(review, (401, 200, 404, 200, 200, 200)),
+    "api:review_get": get(review, (401, 404, 404, 200, 200, 200)),
     # API v1: the same scoping; the PDF was never asked for (404), asking queues it (202).
     "api:v1_review_create": post(None, (401, 403, 403, 400, 403, 400)),
     "api:v1_review_list": get(None, (401, 200, 200, 200, 200, 200)),
-    "api:v1_review_get": get(review, (401, 200, 404, 200, 200, 200)),
+    "api:v1_review_get": get(review, (401, 404, 404, 200, 200, 200)),
     "api:v1_review_pdf": get(review, (401, 404, 404, 404, 404, 404)),
-    "api:v1_review_pdf_request": post(review, (401, 202, 404, 202, 202, 202)),
+    "api:v1_review_pdf_request": post(review, (401, 404, 404, 202, 202, 202)),
     "api:v1_decision_list": get(None, (401, 403, 403, 200, 200, 200)),
     "api:v1_review_decide": post(
         review, (401, 403, 403, 403, 201, 201), data=api_decision, content_type=JSON
@@ -177,6 +198,19 @@ MATRIX: dict[str, Entry] = {
     "settings:tokens": get(None, (302, 403, 403, 200, 200, 200)),
     "settings:token_create": post(None, (302, 403, 403, 201, 201, 201)),
     "settings:token_revoke": post(no_token, (302, 403, 403, 302, 302, 302)),
+}
+
+#: The URLs a customer may reach, on a review published to org A: its customer gets in, org B's
+#: customer still gets 404; the publishers may publish it again (the same version, a no-op).
+PUBLISHED_MATRIX: dict[str, Entry] = {
+    "review:detail": get(published_as_uuid, (302, 200, 404, 200, 200, 200)),
+    "reports:status": get(published, (302, 200, 404, 200, 200, 200)),
+    "reports:request": post(published, (302, 302, 404, 302, 302, 302)),
+    "reports:download": get(published, (302, 404, 404, 404, 404, 404)),
+    "api:review_get": get(published, (401, 200, 404, 200, 200, 200)),
+    "review:publish": post(published, (302, 403, 403, 302, 403, 302), data=republish),
+    "api:v1_review_get": get(published, (401, 200, 404, 200, 200, 200)),
+    "api:v1_review_pdf_request": post(published, (401, 202, 404, 202, 202, 202)),
 }
 
 #: With a Bearer token instead of the session, every API URL answers what the token owner's
@@ -226,9 +260,22 @@ def world(demo) -> World:
     kept = VendorLineCorrection.objects.create(
         vendor="northwind", text="mystery 1", role="service", created_by=account
     )
+    clear = review_make(
+        organisation=demo["acme"],
+        user=account,
+        report=report_make([MEMORY_OK], total="5000.00", finance="calm", facilities="calm"),
+    )
+    review_publish(review_id=clear.pk, expected_version=clear.version, user=account)
+    clear.refresh_from_db()
     other = review_make(organisation=demo["acme"], user=account)
     kept_comparison = comparison_save(name="Two quotes", reviews=[flagged, other], user=account)
-    return World(review=flagged, line=quote_line, remembered=kept, comparison=kept_comparison)
+    return World(
+        review=flagged,
+        line=quote_line,
+        remembered=kept,
+        published=clear,
+        comparison=kept_comparison,
+    )
 
 
 @pytest.mark.django_db
@@ -244,6 +291,24 @@ def test_access(name, role, world, clients, request):
     assert response.status_code == expected, f"{role} {entry.method} {url}"
     if response.status_code == 302 and role == "anonymous" and name not in {"logout"}:
         assert response["Location"].startswith("/login/")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", sorted(PUBLISHED_MATRIX))
+def test_access_to_a_published_review(name, role, world, clients):
+    entry = PUBLISHED_MATRIX[name]
+    url = reverse(name, kwargs=entry.kwargs(world))
+    client = clients[role]
+    get_it = entry.method == "GET"
+    response = client.get(url) if get_it else client.post(url, entry.data(world))
+    response.close()
+    assert response.status_code == entry.expect[ROLES.index(role)], f"{role} {url}"
+
+
+def test_published_matrix_names_real_urls():
+    assert set(PUBLISHED_MATRIX) <= set(MATRIX)
+    assert {n: len(e.expect) for n, e in PUBLISHED_MATRIX.items() if len(e.expect) != 6} == {}
 
 
 def _send(client: Any, entry: Entry, url: str, world: World, headers: dict[str, str] | None = None):
@@ -292,6 +357,8 @@ def test_access_with_a_token(name, role, world, demo, request):
 
 
 ADMIN_PROBES = [
+    "admin:review_exchangerate_changelist",
+    "admin:review_notification_changelist",
     "admin:index",
     "admin:review_auditevent_changelist",
     "admin:review_review_changelist",
@@ -329,10 +396,21 @@ def test_customer_pages_show_no_internal_flags_or_finance_notes(world, clients):
         reason="FINANCE-ONLY: margin is thin, approve anyway",
         actor=finance,
     )
-    for url in (reverse("review:detail", kwargs={"uuid": world.review.uuid}), reverse("home")):
-        body = clients["customer"].get(url).content.decode()
+    review_publish(
+        review_id=world.review.pk,
+        expected_version=2,
+        user=User.objects.get(username="account"),
+    )
+    detail = reverse("review:detail", kwargs={"uuid": world.review.uuid})
+    for url in (detail, reverse("home"), reverse("review_list"), reverse("inbox")):
+        response = clients["customer"].get(url)
+        assert response.status_code == 200
+        body = response.content.decode()
         assert "FINANCE-ONLY" not in body
         assert "margin is thin" not in body
+        assert "Why Finance sees it" not in body  # the rule's reasons are internal
+        assert "Decision history" not in body
+        assert reverse("quotes:original", args=[world.review.quote.uuid]) not in body
     staff_body = (
         clients["finance"]
         .get(reverse("review:detail", kwargs={"uuid": world.review.uuid}))

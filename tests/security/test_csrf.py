@@ -26,7 +26,7 @@ from apps.review import services
 from apps.review.models import AuditEvent, Review, ReviewStatus
 from apps.sites.models import ApiToken
 from apps.sites.tokens import api_token_create
-from tests.review.factories import report_make, review_make
+from tests.review.factories import report_make, review_make, review_published_as_is
 
 pytestmark = pytest.mark.django_db
 
@@ -104,6 +104,15 @@ def a_correction(w: World) -> None:
 
 def line_url(name: str) -> Callable[[World], str]:
     return lambda w: reverse(name, kwargs={"uuid": w.review.uuid, "line": w.line.line})
+
+
+def to_published(w: World) -> None:
+    """The customer asks for the PDF of a review published to them."""
+    review_published_as_is(w.review)
+
+
+def to_approved(w: World) -> None:
+    Review.objects.filter(pk=w.review.pk).update(status=ReviewStatus.APPROVED)
 
 
 def to_changes_requested(w: World) -> None:
@@ -217,7 +226,32 @@ CASES: dict[str, Case] = {
         setup=a_correction,
     ),
     "report_request": Case(
-        "customer", uuid_url("reports:request"), lambda w: {"page_size": "A4"}, 200
+        "customer",
+        uuid_url("reports:request"),
+        lambda w: {"page_size": "A4"},
+        200,
+        setup=to_published,
+    ),
+    "publish": Case("account_team", uuid_url("review:publish"), decision, 302, setup=to_approved),
+    # Nothing picked: the form's 400 with the token, 403 without (main had no case for it).
+    "comparison_save": Case(
+        "account_team",
+        lambda w: reverse("review:comparison_save"),
+        lambda w: {},
+        400,
+        changes_state=False,
+    ),
+    "finance_preview": Case(
+        "account_team",
+        lambda w: reverse("quotes:finance_preview"),
+        lambda w: {
+            "file": SimpleUploadedFile("dgx.csv", QUOTE_CSV),
+            "organisation": w.review.organisation_id,
+            **WORKLOAD_FIELDS,
+            **FACILITY_FIELDS,
+        },
+        200,
+        changes_state=False,
     ),
     "api_v1_review_create": Case(
         "account_team",
@@ -231,7 +265,7 @@ CASES: dict[str, Case] = {
         201,
     ),
     "api_v1_pdf_request": Case(
-        "customer", uuid_url("api:v1_review_pdf_request"), lambda w: {}, 202
+        "customer", uuid_url("api:v1_review_pdf_request"), lambda w: {}, 202, setup=to_published
     ),
     "api_v1_decide": Case(
         "finance",
@@ -339,6 +373,9 @@ def test_every_state_changing_url_has_a_case():
         "review:preview",
         "review:revise",
         "reports:request",
+        "review:publish",
+        "quotes:finance_preview",
+        "review:comparison_save",
         "api:review_create",
         "api:v1_review_create",
         "api:v1_review_pdf_request",

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from tests.review.factories import review_make
+from tests.review.factories import review_make, review_published_as_is
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +61,7 @@ def _nonce(response) -> str:
 def pages(demo, catalog_db) -> list[tuple[str, str]]:
     """(role, url) for every kind of HTML page we serve."""
     account = User.objects.get(username="account")
-    flagged = review_make(organisation=demo["acme"], user=account)
+    flagged = review_published_as_is(review_make(organisation=demo["acme"], user=account))
     return [
         ("anonymous", reverse("login")),
         ("customer", reverse("home")),

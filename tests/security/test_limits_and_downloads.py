@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from apps.quotes.models import Quote
 from apps.review.models import AuditEvent, Review, ReviewStatus
-from tests.review.factories import review_make
+from tests.review.factories import review_make, review_published_as_is
 
 pytestmark = pytest.mark.django_db
 
@@ -76,6 +76,7 @@ def test_pdf_download_is_an_attachment_with_nosniff(clients, flagged):
     ReportFile.objects.create(
         review=flagged, review_version=flagged.version, status=ReportStatus.DONE, storage_name=name
     )
+    review_published_as_is(flagged)  # the customer downloads a published review's PDF
     response = clients["customer"].get(
         reverse("reports:download", kwargs={"review_uuid": flagged.uuid})
     )

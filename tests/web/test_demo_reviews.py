@@ -42,18 +42,35 @@ def test_the_back_corner_of_the_lot_fails_or_warns(seeded):
     assert _review("dell-dl-3000123456.csv").verdict == "pass"  # the right fit
 
 
-def test_finance_decided_two_and_the_revision_passes(seeded):
+def test_finance_decided_and_the_revision_went_back_to_finance(seeded):
     truck = _review("contoso-cc-24117.csv")
     assert truck.status == ReviewStatus.CHANGES_REQUESTED
     revised = _review("contoso-cc-24117-rev2.csv")
     assert revised.quote.previous_id == truck.quote_id and revised.quote.version == 2
-    assert revised.verdict == "pass" and revised.status == ReviewStatus.CLEAR
+    # The revision passes, but $140,000 is over Acme's $100,000 line: Finance decides again,
+    # told what the account team changed.
+    assert revised.verdict == "pass" and revised.status == ReviewStatus.PENDING
+    event = AuditEvent.objects.get(review=revised)
+    assert event.reason.endswith("Comment: Contoso re-quoted a PCIe server, as Finance asked.")
     assert _review("fabrikam-fh-3302.csv").status == ReviewStatus.REJECTED
-    assert AuditEvent.objects.filter(actor__username="finance").count() == 2
+    # 2 decisions from the field guide, and 3 approvals of the reviews published to customers.
+    assert AuditEvent.objects.filter(actor__username="finance").count() == 2 + 3
 
 
-def test_the_customers_see_their_own_demo_reviews(seeded, clients):
+def test_some_demo_reviews_are_published_approved_first(seeded):
+    published = Review.objects.filter(published_version__isnull=False)
+    assert sorted(r.quote.display_name for r in published) == [
+        "dell-dl-3000123456.csv",
+        "litware-ld-7781.csv",
+        "supermicro-sm-88310.csv",
+    ]
+    assert {r.status for r in published} == {ReviewStatus.APPROVED}  # all needed Finance
+
+
+def test_the_customers_see_their_own_published_demo_reviews(seeded, clients):
     acme = clients["customer"].get("/reviews/").content.decode()
     globex = clients["other_customer"].get("/reviews/").content.decode()
-    assert "Contoso Compute" in acme and "Tailspin Systems" not in acme
-    assert "Tailspin Systems" in globex and "Contoso Compute" not in globex
+    assert "Supermicro" in acme and "Dell" in acme
+    assert "Contoso Compute" not in acme  # not published: Finance asked for changes
+    assert "Tailspin Systems" not in acme
+    assert "Litware Direct" in globex and "Tailspin Systems" not in globex

@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 
 from apps.review.models import ReviewStatus
 from tests.reports.page_reports import RACK_OK, school_bus_report
+from tests.review.factories import review_published_as_is
 from tests.web.test_review_views import review_for
 
 pytestmark = pytest.mark.django_db
@@ -15,13 +16,15 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def reviews(demo):
     account = User.objects.get(username="account")
-    return {
+    made = {
         "acme_warn": review_for(demo["acme"], account),
         "acme_pass": review_for(
             demo["acme"], account, school_bus_report(findings=[RACK_OK]), ReviewStatus.CLEAR
         ),
         "globex_warn": review_for(demo["globex"], account),
     }
+    # Published as they are, so each customer's list has something to show.
+    return {name: review_published_as_is(review) for name, review in made.items()}
 
 
 def test_anonymous_home_goes_to_login(client):
@@ -36,7 +39,7 @@ def test_account_team_home_has_the_upload_button_and_recent_reviews(clients, rev
         assert f'href="/reviews/{review.uuid}/"' in body
     # 2 flagged reviews wait for Finance (acme_warn and globex_warn); the passing one is clear.
     assert '<span class="n">2</span> waiting for Finance' in body
-    assert "$600,000" in body and "Globex Analytics" in body
+    assert "USD 600,000.00" in body and "Globex Analytics" in body
     assert body.count('data-vehicle="') == 7  # the lot, moped to freight train
 
 

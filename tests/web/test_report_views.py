@@ -75,7 +75,17 @@ def test_download_before_it_is_made_is_404(review_a, clients) -> None:
 def test_download_of_an_older_version_is_404(review_a, clients, done_pdf) -> None:
     review_a.version = 2
     review_a.save(update_fields=["version"])
-    assert clients["customer"].get(urls(review_a)["download"]).status_code == 404
+    assert clients["account_team"].get(urls(review_a)["download"]).status_code == 404
+
+
+def test_the_customer_keeps_the_published_versions_pdf(review_a, clients, done_pdf) -> None:
+    """Published at v1; a later save (v2) is not the customer's until published again."""
+    review_a.version = 2
+    review_a.save(update_fields=["version"])
+    response = clients["customer"].get(urls(review_a)["download"])
+    assert response.status_code == 200
+    assert b"".join(response.streaming_content).startswith(b"%PDF")
+    response.close()
 
 
 def test_customer_requests_with_htmx_and_gets_the_progress_partial(

@@ -13,7 +13,7 @@ from apps.quotes.models import MatchKind, QuoteLine
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
 from apps.review.models import AuditEvent, Review, ReviewStatus
 from tests.reports.page_reports import RACK_OK, school_bus_report
-from tests.review.factories import quote_make
+from tests.review.factories import quote_make, review_published_as_is
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +45,9 @@ def review_for(
         finance_level=report.blood_pressure.finance.level,
         facilities_level=report.blood_pressure.facilities.level,
         total_usd=report.quote.total,
+        total=report.quote.total,
+        currency=report.quote.currency,
+        needs_finance=report.verdict != "pass",
         status=status,
         created_by=user,
     )
@@ -136,6 +139,8 @@ def test_customer_sees_their_review_without_internal_parts(clients, review, peop
         version=1,
         file_sha256=review.quote.source_file.sha256,
     )
+    assert clients["customer"].get(url(review)).status_code == 404  # not published yet
+    review_published_as_is(review)
     response = clients["customer"].get(url(review))
     body = response.content.decode()
     assert response.status_code == 200

@@ -23,13 +23,23 @@ from apps.api.v1.schemas import PdfStatusOut, ReviewOut, ReviewPage
 from apps.reports.models import ReportStatus
 from apps.reports.services import report_file_current, report_jobs_reap, report_request
 from apps.review.models import Review, ReviewStatus, Verdict
-from apps.sites.access import scope_for_user
+from apps.review.publishing import review_for_viewer
+from apps.review.publishing import reviews_for as published_reviews_for
 
 router = Router(tags=["reviews"], auth=token_or_session())
 
 
 def reviews_for(request: HttpRequest) -> QuerySet[Review]:
-    return scope_for_user(Review.objects.select_related("organisation", "quote"), request.user)
+    """Scoped to the caller; a customer's only the published ones (apps.review.publishing)."""
+    return published_reviews_for(
+        Review.objects.select_related("organisation", "quote"), request.user
+    )
+
+
+def review_as_seen(request: HttpRequest, review_uuid: str) -> Review:
+    """The review as the caller may read it: a customer gets the published copy."""
+    review = get_object_or_404(reviews_for(request), uuid=review_uuid)
+    return review_for_viewer(review, request.user)
 
 
 def review_meta(review: Review) -> dict[str, Any]:
@@ -134,7 +144,7 @@ def review_list(
 )
 def review_get(request: HttpRequest, review_uuid: str) -> HttpResponse:
     """The contract report with `review` (status, version); another organisation's is 404."""
-    return review_body(get_object_or_404(reviews_for(request), uuid=review_uuid), 200)
+    return review_body(review_as_seen(request, review_uuid), 200)
 
 
 def _pdf_status(review: Review) -> dict[str, Any]:
@@ -159,7 +169,7 @@ def _pdf_status(review: Review) -> dict[str, Any]:
 def review_pdf(request: HttpRequest, review_uuid: str) -> HttpResponseBase:
     """The PDF of the review's current version (application/pdf) once it is made; while it
     is being made, 202 with its status; never asked for: 404 (POST to the same URL asks)."""
-    review = get_object_or_404(reviews_for(request), uuid=review_uuid)
+    review = review_as_seen(request, review_uuid)
     report_jobs_reap()
     report_file = report_file_current(review=review)
     if report_file is None:
@@ -194,7 +204,7 @@ def review_pdf(request: HttpRequest, review_uuid: str) -> HttpResponseBase:
 )
 def review_pdf_request(request: HttpRequest, review_uuid: str) -> HttpResponse:
     """Queue the PDF (A4) of the current version; poll `GET …/pdf` until it is 200."""
-    review = get_object_or_404(reviews_for(request), uuid=review_uuid)
+    review = review_as_seen(request, review_uuid)
     user = request.user if request.user.is_authenticated else None
     report_request(review=review, user=cast(User | None, user))
     response = JsonResponse(_pdf_status(review), status=202)

@@ -13,7 +13,7 @@ or a rack needs three or more times its qualification.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 
 from apps.review.engine.checks._common import num, pct, usd
@@ -31,6 +31,7 @@ from apps.review.engine.sizing.facility import (
     floor_severity,
 )
 from apps.review.engine.sizing.vehicle import Vehicle
+from apps.words.money import money, money_whole
 
 RENT_BEATS_BY = 0.5  # a purchase a rental beats by more than half
 WRONG_FIT_CHECKS = frozenset({"memory_fit", "nvlink_domain", "fp64", "throughput"})
@@ -65,29 +66,55 @@ def _pressure(reasons: list[Reason]) -> Pressure:
     return Pressure(level=name, reasons=ordered)
 
 
+def _in_currency(currency: str) -> Callable[[Decimal | float], str]:
+    """Money in a sentence in the quote's own currency: $300,000 for USD, "EUR 629,290" else."""
+    code = (currency or "USD").upper()
+    if code == "USD":
+        return usd
+
+    def in_code(amount: Decimal | float) -> str:
+        value = Decimal(str(amount))
+        return money_whole(value, code) if abs(value) >= 100 else money(value, code)
+
+    return in_code
+
+
 def finance_pressure(
-    ctx: ReviewContext, findings: Sequence[Finding], thresholds: Sequence[float]
+    ctx: ReviewContext,
+    findings: Sequence[Finding],
+    thresholds: Sequence[float],
+    thresholds_currency: str = "USD",
+    thresholds_note: str = "",
 ) -> Pressure:
+    """`thresholds` are in `thresholds_currency`; the caller converts them into the quote's
+    currency when it knows a rate (and says how in `thresholds_note`), so a EUR quote is
+    judged in EUR against a converted line, never read as dollars."""
     spend = ctx.spend
     amount = spend.amount
     base = spend_level(amount, thresholds)
     note = "" if spend.basis == "quote total" else f" ({spend.basis})"
+    quote_money = _in_currency(spend.currency)
+    line_money = _in_currency(thresholds_currency)
+    line_note = f" ({thresholds_note})" if thresholds_note else ""
     if amount is None:
         text = "No prices on the quote: Finance has nothing to react to yet."
     else:
-        money = f"{usd(amount)}{note}"
+        money_text = f"{quote_money(amount)}{note}"
         text = (
-            f"Finance expensed it without reading the receipt: {money}.",
-            f"Finance shrugs at {money}; a “You sure you need this?” email may have been written.",
-            f"Finance clears their throat: {money} is over the {usd(thresholds[1])} line.",
-            f"Finance is out in the parking lot having a moment: {money}. Just why.",
+            f"Finance expensed it without reading the receipt: {money_text}.",
+            f"Finance shrugs at {money_text}; a “You sure you need this?” email may have been "
+            "written.",
+            f"Finance clears their throat: {money_text} is over the "
+            f"{line_money(thresholds[1])} line{line_note}.",
+            f"Finance is out in the parking lot having a moment: {money_text}. Just why.",
         )[base]
     reasons: list[Reason] = [(base, text)]
-    if spend.currency and spend.currency.upper() != "USD":
+    if spend.currency and spend.currency.upper() != thresholds_currency.upper():
         reasons.append(
             (
                 base,
-                f"Thresholds are in USD; the quote is in {spend.currency} and was not converted.",
+                f"Thresholds are in {thresholds_currency.upper()}; the quote is in "
+                f"{spend.currency} and was not converted (no exchange rate).",
             )
         )
     level = base
@@ -141,7 +168,8 @@ def finance_pressure(
         # Idleness or a wrong fit raised the gauge, so the calm "expensed it" line went (see
         # _pressure); the spend itself is still a fact worth a line.
         small = (
-            f"The spend itself is small: {usd(amount)}{note}, under the {usd(thresholds[0])} line."
+            f"The spend itself is small: {quote_money(amount)}{note}, under the "
+            f"{line_money(thresholds[0])} line{line_note}."
         )
         pressure = pressure.model_copy(update={"reasons": [*pressure.reasons, small]})
     return pressure
@@ -371,8 +399,10 @@ def blood_pressure_for(
     findings: Sequence[Finding],
     *,
     thresholds: Sequence[float] = DEFAULT_FINANCE_THRESHOLDS,
+    thresholds_currency: str = "USD",
+    thresholds_note: str = "",
 ) -> BloodPressure:
     return BloodPressure(
-        finance=finance_pressure(ctx, findings, thresholds),
+        finance=finance_pressure(ctx, findings, thresholds, thresholds_currency, thresholds_note),
         facilities=facilities_pressure(ctx),
     )

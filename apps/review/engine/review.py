@@ -62,8 +62,13 @@ def review(
     catalog: CatalogSnapshot,
     *,
     finance_thresholds: Sequence[float] = DEFAULT_FINANCE_THRESHOLDS,
+    thresholds_currency: str = "USD",
+    thresholds_note: str = "",
 ) -> ReviewReport:
-    """Review one quote. Raises ReviewInputError for input it cannot review (unknown model)."""
+    """Review one quote. Raises ReviewInputError for input it cannot review (unknown model).
+
+    `finance_thresholds` are in `thresholds_currency` (USD unless the caller converted them
+    into the quote's currency, saying how in `thresholds_note`)."""
     ctx = context_build(
         workload=inp.workload,
         facility=inp.facility,
@@ -82,7 +87,13 @@ def review(
         systems=inp.systems,
         sizing=sizing_of(ctx),
         findings=findings,
-        blood_pressure=blood_pressure_for(ctx, findings, thresholds=finance_thresholds),
+        blood_pressure=blood_pressure_for(
+            ctx,
+            findings,
+            thresholds=finance_thresholds,
+            thresholds_currency=thresholds_currency,
+            thresholds_note=thresholds_note,
+        ),
         recommendation=recommendation,
         workload=inp.workload,
         facility=inp.facility,

@@ -9,6 +9,7 @@ app_name = "quotes"
 urlpatterns = [
     path("upload/", views.quote_upload_view, name="upload"),
     path("uploads/<uuid:job_uuid>/", views.upload_status_view, name="upload_status"),
+    path("upload/finance/", views.finance_preview_view, name="finance_preview"),
     path("lines/<int:pk>/confirm/", views.line_confirm, name="line_confirm"),
     path("corrections/", views_corrections.vendor_corrections_view, name="vendor_corrections"),
     path(

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from apps.web.views import compare, comparisons, corrections, export, finance, review
+from apps.web.views import (
+    compare,
+    comparisons,
+    corrections,
+    export,
+    finance,
+    publishing,
+    review,
+)
 
 app_name = "review"
 urlpatterns = [
@@ -28,6 +36,8 @@ urlpatterns = [
         name="request_changes",
     ),
     path("<uuid:review_uuid>/resubmit/", finance.review_resubmit, name="resubmit"),
+    # Publishing to the customer (a frozen copy of one version).
+    path("<uuid:review_uuid>/publish/", publishing.review_publish_view, name="publish"),
     # Competing quotes side by side.
     path("compare/", compare.compare_view, name="compare"),
     path("compare/save/", comparisons.comparison_save_view, name="comparison_save"),

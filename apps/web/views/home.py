@@ -15,7 +15,8 @@ from django.views.decorators.http import require_GET
 
 from apps.reports.charts import vehicle_svg
 from apps.review.models import Review, ReviewStatus, Verdict
-from apps.sites.access import ANY_ROLE, require_roles, role_of, scope_for_user
+from apps.review.publishing import review_as_published, reviews_for
+from apps.sites.access import ANY_ROLE, require_roles, role_of
 from apps.sites.models import Role
 from apps.sites.throttle import login_failure_count, login_throttle
 from apps.words import VEHICLES
@@ -49,9 +50,10 @@ class RightsizeLoginView(LoginView):
 
 
 def review_rows(user: Any) -> QuerySet[Review]:
-    """Reviews for a list: scoped to the person, without the heavy report JSON."""
+    """Reviews for a list: scoped to the person (a customer: the published ones), without the
+    heavy report JSON."""
     return (
-        scope_for_user(Review.objects.all(), user)
+        reviews_for(Review.objects.all(), user)
         .select_related("quote", "organisation")
         .defer("report", "workload", "facility")
         .order_by("-updated_at", "-id")
@@ -85,7 +87,7 @@ def home(request: HttpRequest) -> HttpResponse:
         context["queue_url"] = reverse("review:queue") if role != Role.ACCOUNT_TEAM else None
     elif role == Role.CUSTOMER:
         context["organisation"] = request.user.membership.organisation
-        context["recent"] = list(reviews[:RECENT])
+        context["recent"] = [review_as_published(r) for r in reviews[:RECENT]]
     return render(request, "sites/home.html", context)
 
 
@@ -98,6 +100,8 @@ def review_list(request: HttpRequest) -> HttpResponse:
     if verdict in Verdict.values:
         reviews = reviews.filter(verdict=verdict)
     page = Paginator(reviews, PAGE_SIZE).get_page(request.GET.get("page"))
+    if role_of(request.user) == Role.CUSTOMER:
+        page.object_list = [review_as_published(r) for r in page.object_list]
     context = {
         "role": role_of(request.user),
         "Role": Role,

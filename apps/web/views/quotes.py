@@ -25,9 +25,15 @@ from apps.quotes.models import Quote, QuoteLine, QuoteStatus
 from apps.quotes.parsing.errors import QuoteParseError, SheetCandidate
 from apps.quotes.services import quote_mapping_confirm
 from apps.quotes.storage import blob_name, blob_read
+from apps.review.engine.errors import ReviewInputError
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
+from apps.review.finance_rule import finance_preview
 from apps.review.models import UploadJob, UploadStatus
-from apps.review.services import ReviewChanged, review_rerun
+from apps.review.services import (
+    ReviewChanged,
+    finance_preview_upload,
+    review_rerun,
+)
 from apps.review.uploads import upload_job_problem, upload_job_start
 from apps.sites.access import require_roles, scope_for_user
 from apps.sites.http import HtmxHttpRequest
@@ -116,6 +122,34 @@ def quote_upload_view(request: HtmxHttpRequest) -> HttpResponse:
     if request.htmx:
         return render(request, "quotes/upload.html#upload-form", context)
     return render(request, "quotes/upload.html", context, status=200 if choice else 400)
+
+
+@require_POST
+@require_roles(*EDITORS)
+def finance_preview_view(request: HtmxHttpRequest) -> HttpResponse:
+    """Before submit: "This will go to Finance because …" for the file, customer, load and
+    room on the upload form (htmx swaps the sentence in). Nothing is stored."""
+    forms = _forms(request.POST, request.FILES)
+    sentence, problem = "", ""
+    if all(form.is_valid() for form in forms.values()) and _saved_belongs(forms):
+        upload = forms["upload_form"].cleaned_data["file"]
+        try:
+            reasons = finance_preview_upload(
+                data=upload.read(),
+                filename=upload.name,
+                organisation=forms["upload_form"].cleaned_data["organisation"],
+                workload=forms["workload_form"].workload,
+                facility=forms["facility_form"].facility,
+            )
+        except (QuoteParseError, ReviewInputError) as error:
+            problem = f"Cannot tell yet: {error}"
+        else:
+            sentence = finance_preview(reasons)
+    else:
+        problem = "Choose the file, the customer, the load and the room: then this says "
+        problem += "whether it goes to Finance."
+    context = {"finance_sentence": sentence, "finance_problem": problem}
+    return render(request, "quotes/upload.html#finance-preview", context)
 
 
 def _go(request: HtmxHttpRequest, url: str) -> HttpResponse:
@@ -237,6 +271,8 @@ def line_confirm(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 workload=Workload.model_validate(review.workload),
                 facility=Facility.model_validate(review.facility),
                 user=request.user,
+                action="confirm",
+                resubmits=False,  # confirming a reading is not the resubmission Finance asked for
             )
     except ReviewChanged:
         return HttpResponse("Quote changed: reload the review.", status=409)

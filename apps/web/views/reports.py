@@ -1,7 +1,8 @@
 """The PDF report's three URLs: a page that shows its progress, the "make it" POST, the download.
 
-Every view authorises first — role, then the review through `scope_for_user`, so another
-organisation's review answers 404 — and only then picks the whole page or the `progress` partial.
+Every view authorises first — role, then the review through `reviews_for`, so another
+organisation's review (or one not published to this customer) answers 404 — and only then
+picks the whole page or the `progress` partial. A customer reads the published version.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from apps.reports.context import PageSize as PageSizeName
 from apps.reports.models import PageSize, ReportFile, ReportStatus
 from apps.reports.services import report_file_current, report_jobs_reap, report_request
 from apps.review.models import Review
-from apps.sites.access import require_roles, scope_for_user
+from apps.review.publishing import review_for_viewer, reviews_for
+from apps.sites.access import require_roles
 from apps.sites.http import HtmxHttpRequest
 from apps.sites.models import Role
 
@@ -30,8 +32,10 @@ POLL_SECONDS = 1
 
 
 def _review_or_404(request: HtmxHttpRequest, review_uuid: UUID) -> Review:
-    reviews = scope_for_user(Review.objects.select_related("organisation"), request.user)
-    return get_object_or_404(reviews, uuid=review_uuid)
+    """The review as this person may read it: a customer gets the published version (its
+    figures and its PDF), 404 before it is published."""
+    reviews = reviews_for(Review.objects.select_related("organisation"), request.user)
+    return review_for_viewer(get_object_or_404(reviews, uuid=review_uuid), request.user)
 
 
 def _progress_context(review: Review, report_file: ReportFile | None) -> dict[str, Any]:

@@ -8,7 +8,9 @@ between the whole page and the `results` partial: a partial request never skips 
 from __future__ import annotations
 
 import copy
+import functools
 import logging
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from django.db.models import QuerySet
@@ -16,6 +18,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
@@ -26,17 +29,27 @@ from apps.quotes.parsing.errors import QuoteParseError
 from apps.quotes.selectors import corrections_standing
 from apps.reports import page
 from apps.review import services
+from apps.review.basis import Change
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
-from apps.review.models import Review
-from apps.review.services import ReviewChanged, review_diff, review_rerun, review_revise
+from apps.review.finance_rule import Spend
+from apps.review.models import Review, ReviewStatus
+from apps.review.publishing import PUBLISHERS, publish_refusal, review_for_viewer, reviews_for
+from apps.review.services import (
+    ReasonRequired,
+    ReviewChanged,
+    review_diff,
+    review_rerun,
+    review_revise,
+)
 from apps.review.workflow import actions_for
-from apps.sites.access import ANY_ROLE, INTERNAL_ROLES, require_roles, role_of, scope_for_user
+from apps.sites.access import ANY_ROLE, INTERNAL_ROLES, require_roles, role_of
 from apps.sites.http import HtmxHttpRequest
 from apps.sites.models import Role
 from apps.web.forms.quotes import LineCorrectionForm, QuoteFileForm
 from apps.web.forms.review import FacilityForm, WorkloadForm
 from apps.web.fragments import lines_fragment_key, report_fragment_key
 from apps.web.views.finance import DECIDERS
+from apps.words.money import locale_name
 
 EDITORS = (Role.ACCOUNT_TEAM, Role.ADMIN)
 
@@ -53,13 +66,50 @@ logger = logging.getLogger("rightsize.review")
 
 
 def reviews_visible(user: Any) -> QuerySet[Review]:
-    """Reviews this person may open, with what the page reads joined in."""
-    return scope_for_user(
+    """Reviews this person may open (a customer: only published ones), with what the page
+    reads joined in."""
+    return reviews_for(
         Review.objects.select_related(
             "quote__source_file", "quote__previous", "organisation", "created_by"
         ),
         user,
     )
+
+
+def money_line(review: Review) -> str:
+    """The review's total in its own currency and, when converted, at which rate:
+    "EUR 629,289.71 ≈ USD 731,000 at 1.1617, rates of 2026-11-28"."""
+    locale = locale_name(get_language())
+    if review.total is None:
+        return ""
+    spend = Spend(
+        total=review.total,
+        currency=review.currency or review.organisation.currency,
+        org_currency=review.converted_currency or review.organisation.currency,
+        threshold=review.organisation.finance_threshold,
+        converted=review.converted_total,
+        rate=review.rate,
+        rates_of=review.rates_of,
+    )
+    return spend.shown(locale)
+
+
+def _set_aside(review: Review, history: Callable[[], list[dict[str, Any]]]) -> str:
+    """The decision the newest save set aside, while the review waits for a new one:
+    "Approved by finance on 2026-12-01: Budgeted for Q1" ("" when none)."""
+    if review.status != ReviewStatus.PENDING:
+        return ""
+    asides = [h["event"].previous_decision for h in history() if h["event"].previous_decision]
+    return asides[-1] if asides else ""
+
+
+def _history(review: Review) -> list[dict[str, Any]]:
+    """The decision history panel: every audit event, what moved and the decision it set
+    aside (internal roles only)."""
+    return [
+        {"event": e, "changes": [Change.model_validate(c) for c in e.changes]}
+        for e in review.events.select_related("actor").order_by("created_at", "id")
+    ]
 
 
 def _previous_review(review: Review) -> Review | None:
@@ -142,7 +192,17 @@ def review_context(
         ],
         "detail_url": review_url(review),
         "queue_url": reverse("review:queue") if role in DECIDERS else None,
+        "money_line": money_line(review),
     }
+    if internal:
+        context["finance_reasons"] = review.finance_reasons
+        context["needs_comment"] = review.status == ReviewStatus.CHANGES_REQUESTED
+        context["publish"] = {
+            "can": role in PUBLISHERS and newer is None,
+            "refusal": publish_refusal(review, revised=newer is not None),
+            "current": review.published_version == review.version,
+            "url": reverse("review:publish", args=[review.uuid]),
+        }
     if can_edit:
         workload = Workload.model_validate(review.workload)
         facility = Facility.model_validate(review.facility)
@@ -154,7 +214,10 @@ def review_context(
                 "kind", "vendor__name", "part_number"
             )
     if internal:
-        context["events"] = review.events.select_related("actor").order_by("created_at", "id")
+        # Lazy (the template calls it): read only where the full page shows the history.
+        history = functools.cache(functools.partial(_history, review))  # one query, read twice
+        context["history"] = history
+        context["set_aside"] = functools.partial(_set_aside, review, history)
         # Lazy: read only where the full page shows the trail, never for the results partial.
         context["line_history"] = QuoteLineCorrection.objects.filter(
             quote_line__quote_id=review.quote_id
@@ -198,7 +261,9 @@ def _corrections_on(
 @require_roles(*ANY_ROLE)
 def review_detail(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
     """The review page; with HX-Request only the `results` region (numbers, charts, findings)."""
-    review = get_object_or_404(reviews_visible(request.user), uuid=uuid)
+    review = review_for_viewer(
+        get_object_or_404(reviews_visible(request.user), uuid=uuid), request.user
+    )
     correct = request.GET.get("correct", "")
     correct_line = int(correct) if correct.isdigit() else None
     try:
@@ -277,9 +342,13 @@ def review_rerun_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
             workload=workload_form.workload,
             facility=facility_form.facility,
             user=request.user,
+            comment=request.POST.get("comment", ""),
         )
     except ReviewChanged:
         return _conflict()
+    except ReasonRequired as missing:
+        workload_form.add_error(None, str(missing))
+        return _edit_form_again(request, review, workload_form, facility_form)
     if not request.htmx:
         return redirect(review_url(review))
     context = review_context(request, review, before=old)
@@ -328,10 +397,16 @@ def review_revise_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
         upload = form.cleaned_data["file"]
         try:
             revised = review_revise(
-                review=review, data=upload.read(), filename=upload.name, user=request.user
+                review=review,
+                data=upload.read(),
+                filename=upload.name,
+                user=request.user,
+                comment=request.POST.get("comment", ""),
             )
         except QuoteParseError as error:
             problems = [error]
+        except ReasonRequired as missing:
+            problems = [QuoteParseError(str(missing), file=upload.name)]
         else:
             if request.htmx:
                 return HttpResponseClientRedirect(review_url(revised))
