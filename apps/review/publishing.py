@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from apps.review.models import AuditEvent, Review, ReviewStatus
 from apps.review.services import ReviewChanged
+from apps.review.webhooks import ReviewEvent, emit_review_event
 from apps.sites.access import role_of, scope_for_user
 from apps.sites.models import Role
 
@@ -154,5 +155,5 @@ def _earlier_quote_ids(review: Review) -> list[int]:
 
 
 def _after_publish(review: Review) -> None:
-    """After a publication has committed. Webhooks go here:
-    `emit_review_event(review, "published")` (apps.review.webhooks)."""
+    """After a publication has committed: the organisation's webhooks hear of it."""
+    emit_review_event(review, ReviewEvent.PUBLISHED)

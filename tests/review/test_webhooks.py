@@ -291,3 +291,24 @@ def test_the_admin_sends_a_failed_delivery_again(demo, clients, receiver):
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts) == (DeliveryStatus.DELIVERED, 1)
     assert len(receiver.seen) == 1
+
+
+def test_publishing_a_review_announces_it_to_the_customers_endpoint(
+    demo, receiver, django_capture_on_commit_callbacks
+):
+    from apps.review.models import ReviewStatus
+
+    receiver.answers = [200]
+    from apps.review.publishing import review_publish
+
+    _endpoint(demo["acme"], receiver.url, events=["review.published"])
+    account = User.objects.get(username="account")
+    # Finance approved it: a flagged review is published only then
+    review = review_make(organisation=demo["acme"], user=account, status=ReviewStatus.APPROVED)
+    with django_capture_on_commit_callbacks(execute=True):
+        review_publish(review_id=review.pk, expected_version=review.version, user=account)
+    [(_headers, body)] = receiver.seen
+    sent = json.loads(body)
+    assert sent["event"] == "review.published"
+    assert sent["review"]["uuid"] == str(review.uuid)
+    assert WebhookDelivery.objects.get().status == DeliveryStatus.DELIVERED
