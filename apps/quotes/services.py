@@ -145,21 +145,27 @@ def quote_read(
         raise
     catalog = catalog or catalog_snapshot()
     try:
-        intake = quote_intake_parsed(
-            parsed,
-            catalog,
-            mappings=vendor_mappings(vendor=parsed.vendor),
-            corrections=vendor_line_corrections(
-                vendor=parsed.vendor,
-                lines=[(line.part_number, line.description) for line in parsed.lines],
-            ),
-        )
+        intake = quote_intake_remembered(parsed, catalog)
     except Exception as error:
         _quote_record(
             source, base, status=QuoteStatus.ERROR, parse_error=f"internal error: {error!r}"
         )
         raise
     return QuoteRead(source=source, base=base, intake=intake)
+
+
+def quote_intake_remembered(parsed: ParsedQuote, catalog: CatalogSnapshot) -> QuoteIntake:
+    """Intake of parsed lines with what was remembered for their vendor: its part mappings and
+    the line corrections that match these lines."""
+    return quote_intake_parsed(
+        parsed,
+        catalog,
+        mappings=vendor_mappings(vendor=parsed.vendor),
+        corrections=vendor_line_corrections(
+            vendor=parsed.vendor,
+            lines=[(line.part_number, line.description) for line in parsed.lines],
+        ),
+    )
 
 
 def quote_record(*, read: QuoteRead) -> Quote:

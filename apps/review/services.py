@@ -23,13 +23,14 @@ from pydantic import BaseModel
 
 from apps.catalog.services import catalog_snapshot
 from apps.catalog.snapshot import CatalogSnapshot
-from apps.quotes.intake import QuoteIntake, quote_intake_parsed
+from apps.quotes.intake import QuoteIntake
 from apps.quotes.parsing import parse_upload
 from apps.quotes.parsing.errors import QuoteParseError
 from apps.quotes.parsing.manual import GridRow, manual_quote
 from apps.quotes.schemas import LineCorrection
-from apps.quotes.selectors import quote_intake_stored, vendor_line_corrections, vendor_mappings
+from apps.quotes.selectors import quote_intake_stored
 from apps.quotes.services import (
+    quote_intake_remembered,
     quote_line_correct,
     quote_line_correction_undo,
     quote_manual_record,
@@ -169,15 +170,7 @@ def finance_preview_upload(
         )
     catalog = catalog_snapshot()
     parsed = parse_upload(data, filename)
-    intake = quote_intake_parsed(
-        parsed,
-        catalog,
-        mappings=vendor_mappings(vendor=parsed.vendor),
-        corrections=vendor_line_corrections(
-            vendor=parsed.vendor,
-            lines=[(line.part_number, line.description) for line in parsed.lines],
-        ),
-    )
+    intake = quote_intake_remembered(parsed, catalog)
     report = review_report(intake=intake, workload=workload, facility=facility, catalog=catalog)
     return finance_reasons_of(report, organisation)
 
@@ -352,15 +345,7 @@ def review_manual(
     attached). Raises QuoteParseError naming the grid row and column; nothing is written."""
     catalog = catalog_snapshot()
     parsed = manual_quote(rows)
-    intake = quote_intake_parsed(
-        parsed,
-        catalog,
-        mappings=vendor_mappings(vendor=parsed.vendor),
-        corrections=vendor_line_corrections(
-            vendor=parsed.vendor,
-            lines=[(line.part_number, line.description) for line in parsed.lines],
-        ),
-    )
+    intake = quote_intake_remembered(parsed, catalog)
     report = review_report(intake=intake, workload=workload, facility=facility, catalog=catalog)
     with transaction.atomic():
         stored = quote_manual_record(
