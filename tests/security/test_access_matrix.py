@@ -23,7 +23,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from apps.quotes.models import QuoteLine, VendorLineCorrection
 from apps.review.comparisons import comparison_save
-from apps.review.models import Review, SavedComparison
+from apps.review.models import Review, SavedComparison, UploadJob
 from apps.review.publishing import review_publish
 from tests.review.factories import MEMORY_OK, report_make, review_make
 
@@ -39,6 +39,7 @@ class World:
     remembered: VendorLineCorrection
     published: Review
     comparison: SavedComparison
+    upload: UploadJob
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,10 @@ def post(
 
 def review(w: World) -> dict[str, Any]:
     return {"review_uuid": w.review.uuid}
+
+
+def upload_job(w: World) -> dict[str, Any]:
+    return {"job_uuid": w.upload.uuid}
 
 
 def review_as_uuid(w: World) -> dict[str, Any]:
@@ -135,10 +140,15 @@ JSON = "application/json"
 MATRIX: dict[str, Entry] = {
     "home": get(None, (302, 200, 200, 200, 200, 200)),
     "login": get(None, (200, 302, 302, 302, 302, 302)),
+    # The load balancer's probes: no login, the same answer for everyone.
+    "healthz": get(None, (200, 200, 200, 200, 200, 200)),
+    "readyz": get(None, (200, 200, 200, 200, 200, 200)),
     "logout": post(None, (302, 302, 302, 302, 302, 302)),
     "catalog:index": get(None, (302, 200, 200, 200, 200, 200)),
     "catalog:system": get(system, (302, 200, 200, 200, 200, 200)),
     "quotes:upload": get(None, (302, 403, 403, 200, 403, 200)),
+    # An upload's progress is its uploader's alone: the account team's job is 404 to the admin.
+    "quotes:upload_status": get(upload_job, (302, 403, 403, 200, 403, 404)),
     # An empty preview form answers with its hint (200) for the editors.
     "quotes:finance_preview": post(None, (302, 403, 403, 200, 403, 200)),
     "quotes:original": get(quote, (302, 403, 403, 200, 200, 200)),
@@ -269,12 +279,21 @@ def world(demo) -> World:
     clear.refresh_from_db()
     other = review_make(organisation=demo["acme"], user=account)
     kept_comparison = comparison_save(name="Two quotes", reviews=[flagged, other], user=account)
+    queued = UploadJob.objects.create(
+        organisation=demo["acme"],
+        uploaded_by=account,
+        filename="quote.csv",
+        blob="uploads/0",
+        workload={},
+        facility={},
+    )
     return World(
         review=flagged,
         line=quote_line,
         remembered=kept,
         published=clear,
         comparison=kept_comparison,
+        upload=queued,
     )
 
 
