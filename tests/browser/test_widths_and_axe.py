@@ -21,7 +21,8 @@ pytestmark = pytest.mark.browser
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = (1280, 390)
 
-# role -> the page types that role opens ({review} is a demo review of the customer's own org)
+# role -> the page types that role opens ({review} is a demo review published to the customer's
+# own org)
 PAGES: dict[str, list[str]] = {
     "account": [
         "/",
@@ -61,7 +62,12 @@ def _axe_serious(page, url: str) -> list[dict[str, object]]:
 @pytest.fixture
 def review_uuid(site):
     demo_reviews_seed()
-    review = Review.objects.filter(organisation__slug="acme").order_by("pk").first()
+    # a review published to Acme, so that its customer may open it too
+    review = (
+        Review.objects.filter(organisation__slug="acme", published_version__isnull=False)
+        .order_by("pk")
+        .first()
+    )
     assert review is not None
     return str(review.uuid)
 
