@@ -133,7 +133,7 @@ def test_cabled_sparks_name_one_link_in_every_finding(tmp_path: Path) -> None:
     link = "the network between 2 NVIDIA DGX Spark hosts (ConnectX-7, 200 Gb/s per port)"
     texts = {
         check: _finding(report, check)["detail"]
-        for check in ("nvlink_domain", "throughput", "utilization")
+        for check in ("nvlink_domain", "throughput", "utilization", "ttft")
     }
     for check, detail in texts.items():
         assert link in detail, check

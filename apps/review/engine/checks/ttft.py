@@ -45,9 +45,11 @@ def check(ctx: ReviewContext) -> list[Finding]:
         f"prefill efficiency = {num(plan.prefill_tflops or 0)} TFLOPS) + "
         f"{num(plan.overhead_seconds * 1000, 2)} ms floor = {num(ms)} ms"
     )
+    # the same link the NVLink and throughput findings name (one plan per report)
+    split = f", split over {plan.link_text}" if plan.gpus_per_replica > 1 else ""
     words = (
         f"A {load.prompt_tokens:,}-token prompt takes about {num(ms)} ms to read before the "
-        f"first token (one copy on {plan.gpus_per_replica} × {gpu.model}, no queue)"
+        f"first token (one copy on {plan.gpus_per_replica} × {gpu.model}{split}, no queue)"
     )
     slowdown = _slowdown(ctx, seconds)
     if slowdown is not None:
