@@ -163,6 +163,21 @@ def _in_range(value: Any, info: ValidationInfo) -> Any:
     return value
 
 
+class _TypedInput(BaseModel):
+    """What a person types: every number named in INPUT_RANGES refused outside its range (or
+    not finite) before pydantic's own constraints, and the name printable."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _within_range(cls, value: Any, info: ValidationInfo) -> Any:
+        return _in_range(value, info)
+
+    @field_validator("name", mode="before", check_fields=False)
+    @classmethod
+    def _name_printable(cls, value: Any) -> Any:
+        return _printable(value)
+
+
 class KvPrecision(StrEnum):
     """The KV cache's format; unset, it follows the weights as serving engines do."""
 
@@ -177,7 +192,7 @@ class KvPrecision(StrEnum):
         return {"bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "fp4": 0.5625}[self.value]
 
 
-class ModelShape(BaseModel):
+class ModelShape(_TypedInput):
     """A model described inline instead of by preset name."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
@@ -201,28 +216,8 @@ class ModelShape(BaseModel):
     native_dtype: str = ""
     from_config: bool = False
 
-    @field_validator(
-        "params_b",
-        "active_params_b",
-        "layers",
-        "kv_heads",
-        "head_dim",
-        "kv_lora_rank",
-        "qk_rope_head_dim",
-        "sliding_window",
-        mode="before",
-    )
-    @classmethod
-    def _within_range(cls, value: Any, info: ValidationInfo) -> Any:
-        return _in_range(value, info)
 
-    @field_validator("name", mode="before")
-    @classmethod
-    def _name_printable(cls, value: Any) -> Any:
-        return _printable(value)
-
-
-class Workload(BaseModel):
+class Workload(_TypedInput):
     """The load: what the customer will run (CONTRACT.md "Workload")."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
@@ -241,23 +236,6 @@ class Workload(BaseModel):
     tokens_per_sec_per_user: float = Field(default=10.0, gt=0, le=_most("tokens_per_sec_per_user"))
     memory_gb: float | None = Field(default=None, gt=0, le=_most("memory_gb"))
     fp64_tflops: float | None = Field(default=None, gt=0, le=_most("fp64_tflops"))
-
-    @field_validator(
-        "context_tokens",
-        "concurrent_users",
-        "tokens_per_sec_per_user",
-        "memory_gb",
-        "fp64_tflops",
-        mode="before",
-    )
-    @classmethod
-    def _within_range(cls, value: Any, info: ValidationInfo) -> Any:
-        return _in_range(value, info)
-
-    @field_validator("name", mode="before")
-    @classmethod
-    def _name_printable(cls, value: Any) -> Any:
-        return _printable(value)
 
     # The load's time (buy_or_rent): how long the project runs and how many hours a day the GPUs
     # are busy. All optional; without any of them the review is as it always was.
@@ -314,7 +292,7 @@ class Workload(BaseModel):
 FeedVolts = Literal[120, 208, 230, 240, 400, 415]
 
 
-class Facility(BaseModel):
+class Facility(_TypedInput):
     """The building: a data-center row or an office desk (CONTRACT.md "Facility")."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
@@ -329,23 +307,6 @@ class Facility(BaseModel):
     )
     circuit_volts: float | None = Field(default=None, gt=0, le=_most("circuit_volts"))
     circuit_amps: float | None = Field(default=None, gt=0, le=_most("circuit_amps"))
-
-    @field_validator(
-        "rack_power_kw",
-        "racks_available",
-        "floor_load_lb_per_sqft",
-        "circuit_volts",
-        "circuit_amps",
-        mode="before",
-    )
-    @classmethod
-    def _within_range(cls, value: Any, info: ValidationInfo) -> Any:
-        return _in_range(value, info)
-
-    @field_validator("name", mode="before")
-    @classmethod
-    def _name_printable(cls, value: Any) -> Any:
-        return _printable(value)
 
     # --- the building in Facilities' own words (all optional; today's fields still work) ---
     # Per-rack feeds: usable kW = feeds per side × V × A (× √3 three-phase) × continuous share.
