@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from apps.catalog.snapshot import CatalogSnapshot
+from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
 from apps.quotes.assembly import quoted_system_from_spec
-from apps.review.engine.recommendation.demand import Demand, quantity_for, serves
+from apps.review.engine.recommendation.demand import Demand, Serves, quantity_for, serves
 from apps.review.engine.schemas import (
     Facility,
     QuotedSystem,
@@ -83,6 +83,46 @@ class Plan:
         return (cost is None, cost or Decimal(0), self.power_kw, self.candidate.vehicle.name)
 
 
+@dataclass(frozen=True, slots=True)
+class _LotVehicle:
+    """A catalog system with GPUs as one vehicle at list price: what a catalog snapshot alone
+    decides about a candidate, before any quote prices it."""
+
+    spec: SystemSpec
+    vehicle: Vehicle
+    price_verified: bool
+
+
+def _lot_of(catalog: CatalogSnapshot) -> tuple[_LotVehicle, ...]:
+    """Every catalog system with GPUs as a vehicle, built once per snapshot object (a snapshot
+    is frozen, and a changed catalog is a new snapshot): each review used to rebuild all of
+    them, a quoted system and a vehicle for each of the bundled catalog's GPU systems."""
+    cached = _LOT_CACHE.get(id(catalog))
+    if cached is not None and cached[0] is catalog:
+        return cached[1]
+    lot: list[_LotVehicle] = []
+    for spec in catalog.systems:
+        if spec.is_chassis or spec.gpu_count <= 0 or spec.gpu not in catalog.gpu_by_key:
+            continue
+        # The guard above keeps spec.gpu in the catalog, so gpu_key is spec.gpu.
+        system = quoted_system_from_spec(spec, catalog, quantity=1, unit_price=spec.list_price_usd)
+        lot.append(
+            _LotVehicle(
+                spec=spec,
+                vehicle=vehicles_from([system], catalog)[0],
+                price_verified=spec.is_verified("list_price_usd"),
+            )
+        )
+    if len(_LOT_CACHE) > 8:
+        _LOT_CACHE.clear()
+    _LOT_CACHE[id(catalog)] = (catalog, tuple(lot))
+    return _LOT_CACHE[id(catalog)][1]
+
+
+#: id(snapshot) → (the snapshot, its lot); the snapshot is kept so its id is never reused.
+_LOT_CACHE: dict[int, tuple[CatalogSnapshot, tuple[_LotVehicle, ...]]] = {}
+
+
 def candidates_of(
     catalog: CatalogSnapshot,
     quoted: Sequence[QuotedSystem],
@@ -92,19 +132,16 @@ def candidates_of(
     quoted kit the catalog has no whole system for (2 × SYS-521GE-TNRT with 4 × L40S each)."""
     quoted_skus = {s.sku for s in quoted}
     out: list[Candidate] = []
-    for spec in catalog.systems:
-        if spec.is_chassis or spec.gpu_count <= 0 or spec.gpu not in catalog.gpu_by_key:
-            continue
-        # The guard above keeps spec.gpu in the catalog, so gpu_key is spec.gpu.
-        system = quoted_system_from_spec(spec, catalog, quantity=1, unit_price=spec.list_price_usd)
+    for lot in _lot_of(catalog):
+        spec = lot.spec
         from_quote = spec.key in quote_unit_prices
         price = quote_unit_prices[spec.key] if from_quote else spec.list_price_usd
         out.append(
             Candidate(
-                vehicle=vehicles_from([system], catalog)[0],
+                vehicle=lot.vehicle,
                 unit_price=price,
                 price_from_quote=from_quote,
-                price_verified=spec.is_verified("list_price_usd"),
+                price_verified=lot.price_verified,
                 price_source=spec.price_source,
                 quoted=spec.key in quoted_skus,
             )
@@ -145,10 +182,15 @@ def desk_circuit(facility: Facility) -> tuple[float, float]:
     return facility.circuit_volts or DESK_VOLTS, facility.circuit_amps or DESK_AMPS
 
 
-def building_fit(vehicle: Vehicle, facility: Facility, quantity: int) -> tuple[FacilityFit, bool]:
+def building_fit(
+    vehicle: Vehicle, facility: Facility, quantity: int, comfortable: Facility | None = None
+) -> tuple[FacilityFit, bool]:
     """(the fit, whether it is comfortable). An office takes desk-side vehicles only, and on
     its circuit comfortably only within 80 %: 1,600 W of DGX Station on 15 A × 120 V is over
-    the 1,440 W it carries continuously, so it fits only at the edge."""
+    the 1,440 W it carries continuously, so it fits only at the edge.
+
+    `comfortable` is `_comfortable(facility)` when the caller made it already (`plans_for`
+    makes it once for every candidate)."""
     office = facility.site == "office"
     if office and vehicle.system.form_factor not in DESK_FORM_FACTORS:
         return FacilityFit(fits=False, problems=[f"a {vehicle.system.vehicle} is no desk"]), False
@@ -160,16 +202,34 @@ def building_fit(vehicle: Vehicle, facility: Facility, quantity: int) -> tuple[F
         volts, amps = desk_circuit(facility)
         ok = power is None or circuit_severity(power * 1000, volts, amps) == "ok"
         return hard, ok
-    comfy = facility_fit(vehicle, _comfortable(facility), quantity)
+    soft = comfortable if comfortable is not None else _comfortable(facility)
+    comfy = facility_fit(vehicle, soft, quantity)
     return (comfy, True) if comfy.fits else (hard, False)
+
+
+def _engine_of(vehicle: Vehicle) -> tuple[int, int, int, int, bool]:
+    """Everything `serves` reads of a vehicle: its GPU (the object, so a Mac's own memory size
+    is its own engine), GPUs per system, NVLink domain, quantity and whether it is one
+    person's host. The catalog's four 8 × B200 NVLink servers are one engine to size."""
+    return (
+        id(vehicle.gpu),
+        vehicle.gpus_per_system,
+        vehicle.domain_gpus,
+        vehicle.quantity,
+        vehicle.is_personal,
+    )
 
 
 def plans_for(
     candidates: Sequence[Candidate], demand: Demand, facility: Facility
 ) -> tuple[list[Plan], list[tuple[Candidate, str]]]:
-    """Every candidate that serves the demand, with its fit; and the others, with the reason."""
+    """Every candidate that serves the demand, with its fit; and the others, with the reason.
+
+    Candidates with the same engine (`_engine_of`) serve the same: it is sized once each."""
     plans: list[Plan] = []
     skipped: list[tuple[Candidate, str]] = []
+    comfortable = _comfortable(facility)
+    served_by_engine: dict[tuple[int, int, int, int, bool], Serves] = {}
     for candidate in candidates:
         vehicle = candidate.vehicle
         if not demand.on_a_desk and vehicle.system.form_factor in DESK_FORM_FACTORS:
@@ -177,7 +237,10 @@ def plans_for(
                 (candidate, "a department's production load belongs on a server, not a desk")
             )
             continue
-        served = serves(vehicle, demand)
+        engine = _engine_of(vehicle)
+        served = served_by_engine.get(engine)
+        if served is None:
+            served = served_by_engine[engine] = serves(vehicle, demand)
         if served.per_system <= 0:
             skipped.append((candidate, served.how))
             continue
@@ -185,8 +248,6 @@ def plans_for(
         if quantity > 1 and vehicle.system.form_factor in DESK_FORM_FACTORS:
             skipped.append((candidate, f"it would take {quantity}: a desktop for a department"))
             continue
-        fit, comfortable = building_fit(vehicle, facility, quantity)
-        plans.append(
-            Plan(candidate, quantity, served.per_system, served.how, fit, comfortable, demand)
-        )
+        fit, comfy = building_fit(vehicle, facility, quantity, comfortable)
+        plans.append(Plan(candidate, quantity, served.per_system, served.how, fit, comfy, demand))
     return plans, skipped

@@ -124,6 +124,14 @@ def runtime_reserve(gpu: GpuSpec, activations_gb: float = 0.0) -> RuntimeReserve
     )
 
 
+def serving_usable_gb(gpu: GpuSpec, activations_gb: float = 0.0) -> float:
+    """`runtime_reserve(gpu, activations_gb).usable_gb`, the same sum without building the
+    model and its words: the serving search asks it for every size of every catalog system."""
+    gb = gpu_memory_gb(gpu)
+    overhead = gb * (1 - ENGINE_MEMORY_UTILIZATION) + CUDA_CONTEXT_GB + activations_gb
+    return max(0.0, gb - overhead)
+
+
 def weights_gb(params_b: float, bytes_per_param: float) -> float:
     """Weights in GB: 32.8 B parameters × 2 bytes (BF16) = 65.6 GB."""
     return params_b * bytes_per_param

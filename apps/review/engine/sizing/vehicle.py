@@ -9,7 +9,7 @@ of 2 × DGX B200 are 4 × DGX B200 for the racks), so a long quote is sized once
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
@@ -27,7 +27,10 @@ PERSONAL_FORM_FACTORS = frozenset({"phone", "laptop"})
 
 @dataclass(frozen=True, slots=True)
 class Vehicle:
-    """One line of vehicles on the quote (`quantity` identical systems) with its engine."""
+    """One line of vehicles on the quote (`quantity` identical systems) with its engine.
+
+    The GPU counts and memories are worked out once, when the vehicle is made: the serving
+    search reads them for every replica size of every catalog system."""
 
     system: QuotedSystem  # the first quote line's system: the facts every line shares
     gpu: GpuSpec | None
@@ -35,31 +38,32 @@ class Vehicle:
     quantity: int  # summed over every line quoting this same system
     cost: Decimal | None = None  # Σ quantity × unit price (catalog price when the quote has none)
     cost_estimated: bool = False  # True when a catalog price stood in for a missing unit price
+    gpus_per_system: int = field(init=False, repr=False, compare=False)
+    #: every GPU of the line: quantity × GPUs per system
+    gpus: int = field(init=False, repr=False, compare=False)
+    #: one GPU's memory in decimal GB (HBM sizes are GiB: an H100's 80 GiB = 85.9 GB)
+    gpu_memory_gb: float = field(init=False, repr=False, compare=False)
+    #: GPUs joined by NVLink, never more than the system carries (8 × H200 NVL → 4)
+    domain_gpus: int = field(init=False, repr=False, compare=False)
+    #: memory of one NVLink domain: a DGX B200 is 8 × 180 GiB = 8 × 193.3 = 1,546.2 GB
+    domain_memory_gb: float = field(init=False, repr=False, compare=False)
+    #: the name without the catalog's parenthetical: "NVIDIA GB300 NVL72"
+    name: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def gpus_per_system(self) -> int:
-        return self.system.gpus_per_system if self.gpu is not None else 0
-
-    @property
-    def gpus(self) -> int:
-        return self.quantity * self.gpus_per_system
-
-    @property
-    def gpu_memory_gb(self) -> float:
-        """One GPU's memory in decimal GB (HBM sizes are GiB: an H100's 80 GiB = 85.9 GB)."""
-        return gpu_memory_gb(self.gpu) if self.gpu is not None else 0.0
-
-    @property
-    def domain_gpus(self) -> int:
-        """GPUs joined by NVLink, never more than the system carries (8 × H200 NVL → 4)."""
-        if self.gpus_per_system == 0:
-            return 0
-        return max(1, min(self.system.nvlink_domain_gpus, self.gpus_per_system))
-
-    @property
-    def domain_memory_gb(self) -> float:
-        """Memory of one NVLink domain: a DGX B200 is 8 × 180 GiB = 8 × 193.3 = 1,546.2 GB."""
-        return self.domain_gpus * self.gpu_memory_gb
+    def __post_init__(self) -> None:
+        per_system = self.system.gpus_per_system if self.gpu is not None else 0
+        gpu_gb = gpu_memory_gb(self.gpu) if self.gpu is not None else 0.0
+        domain = max(1, min(self.system.nvlink_domain_gpus, per_system)) if per_system else 0
+        name = self.system.name.split(" (")[0].strip() or self.system.sku
+        for attr, value in (
+            ("gpus_per_system", per_system),
+            ("gpus", self.quantity * per_system),
+            ("gpu_memory_gb", gpu_gb),
+            ("domain_gpus", domain),
+            ("domain_memory_gb", domain * gpu_gb),
+            ("name", name),
+        ):
+            object.__setattr__(self, attr, value)
 
     @property
     def system_memory_gb(self) -> float:
@@ -95,11 +99,6 @@ class Vehicle:
         if self.system.rack_units:
             return self.system.rack_units
         return ASSUMED_RACK_UNITS.get(self.system.form_factor, DEFAULT_RACK_UNITS)
-
-    @property
-    def name(self) -> str:
-        """The name without the catalog's parenthetical: "NVIDIA GB300 NVL72"."""
-        return self.system.name.split(" (")[0].strip() or self.system.sku
 
     @property
     def label(self) -> str:
