@@ -1,11 +1,12 @@
 """The serving-plan search's shortcuts give the answers the long way gives.
 
-The recommendation sizes every catalog system on every review, so the search takes four
-shortcuts: the catalog's vehicles are built once per snapshot, candidates with the same engine
-(the catalog's four 8 × B200 NVLink servers) are sized once, the users a replica serves start
-their search at the batch the step-time sum solves to, and the runtime's usable memory is
-summed without building its words. Each test here does it the long way and compares.
-"""
+The recommendation weighs every catalog system on every review, so the search takes five
+shortcuts: the catalog's vehicles are built once per snapshot; candidates with the same engine
+(the catalog's four 8 × B200 NVLink servers) are sized once; candidates are sized cheapest
+price floor first, and once a comfortable plan is in hand the dearer ones are not sized; the
+users a replica serves start their search at the batch the step-time sum solves to; and the
+runtime's usable memory is summed without building its words. Each test here does it the long
+way and compares."""
 
 from __future__ import annotations
 
@@ -16,7 +17,15 @@ import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.review.engine.model_resolve import model_resolve
-from apps.review.engine.recommendation import candidates_of, demand_of, plans_for, serves
+from apps.review.engine.recommendation import (
+    Plan,
+    candidates_of,
+    cheapest_comfortable,
+    demand_of,
+    plans_for,
+    price_floor,
+    serves,
+)
 from apps.review.engine.schemas import Facility, Precision, Workload
 from apps.review.engine.sizing.memory import runtime_reserve, serving_usable_gb
 from apps.review.engine.sizing.throughput import (
@@ -26,6 +35,7 @@ from apps.review.engine.sizing.throughput import (
     users_at_speed,
 )
 from apps.review.engine.sizing.vehicle import vehicles_from
+from apps.review.inputs import FACILITY_PRESETS
 from tests.review.engine.engine_kit import quoted_system
 
 ROW = Facility(name="Row 3", site="datacenter", rack_power_kw=40, cooling="air_rdhx")
@@ -163,3 +173,64 @@ def test_a_vehicles_counts_follow_a_replaced_quantity(catalog: CatalogSnapshot) 
     assert (one.gpus, four.gpus) == (8, 32)
     assert four.domain_gpus == one.domain_gpus == 8
     assert four.memory_gb == pytest.approx(4 * one.memory_gb)
+
+
+WORKLOADS = [
+    {"kind": "inference", "model": "Qwen3-32B", "precision": "fp8", "concurrent_users": 100},
+    {"kind": "inference", "model": "Llama-3.1-405B", "precision": "fp8", "concurrent_users": 64},
+    {"kind": "rag", "model": "Qwen3-235B-A22B", "precision": "fp8", "concurrent_users": 2000},
+    {"kind": "development", "model": "Llama-3.1-70B", "tokens_per_sec_per_user": 5},
+    {"kind": "fine_tuning", "memory_gb": 512},
+    {"kind": "training", "memory_gb": 1000},
+    {"kind": "hpc", "fp64_tflops": 100},
+]
+
+
+@pytest.mark.parametrize("workload", WORKLOADS)
+def test_cheapest_comfortable_is_the_first_of_every_plan(
+    catalog: CatalogSnapshot, workload: dict[str, object]
+) -> None:
+    # the long way: size every candidate, keep the comfortable ones that fit, take the first
+    # by rank (ties: candidate order, as min() does); in every preset building
+    wl = Workload.model_validate(workload)
+    demand = demand_of(wl, model_resolve(wl.model, catalog))
+    assert demand is not None
+    candidates = candidates_of(catalog, [], {})
+    for preset in FACILITY_PRESETS.values():
+        facility = Facility.model_validate(preset)
+        plans, skipped = plans_for(candidates, demand, facility)
+        pool = [p for p in plans if p.fit.fits and p.comfortable]
+        best, sized_plans, sized_skipped = cheapest_comfortable(candidates, demand, facility)
+        if not pool:
+            assert best is None
+            assert sized_plans == plans
+            assert sized_skipped == skipped
+            continue
+        assert best == min(pool, key=Plan.rank_key)
+        assert len(sized_plans) + len(sized_skipped) <= len(candidates)
+
+
+def test_a_cheap_comfortable_plan_spares_the_dearer_candidates(catalog: CatalogSnapshot) -> None:
+    # 100 users of Qwen3-32B in a 40 kW row: the first comfortable plan found cheapest floor
+    # first leaves most of the lot unsized, and its answer is the long way's
+    wl = Workload.model_validate(WORKLOADS[0])
+    demand = demand_of(wl, model_resolve(wl.model, catalog))
+    assert demand is not None
+    candidates = candidates_of(catalog, [], {})
+    best, plans, skipped = cheapest_comfortable(candidates, demand, ROW)
+    assert best is not None
+    assert len(plans) + len(skipped) < len(candidates) / 2
+    every, _ = plans_for(candidates, demand, ROW)
+    assert best == min((p for p in every if p.fit.fits and p.comfortable), key=Plan.rank_key)
+    floor = price_floor(best.candidate, demand)
+    assert floor is not None and best.cost_per_unit is not None and floor <= best.cost_per_unit
+
+
+def test_a_price_floor_needs_a_price(catalog: CatalogSnapshot) -> None:
+    wl = Workload.model_validate(WORKLOADS[0])
+    demand = demand_of(wl, model_resolve(wl.model, catalog))
+    assert demand is not None
+    one = candidates_of(catalog, [], {})[0]
+    assert price_floor(dataclasses.replace(one, unit_price=None), demand) is None
+    assert price_floor(dataclasses.replace(one, unit_price=Decimal(-5)), demand) is None
+    assert price_floor(dataclasses.replace(one, unit_price=Decimal(1500)), demand) == Decimal(15)

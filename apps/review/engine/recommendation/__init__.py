@@ -23,7 +23,10 @@ is an engine-less vehicle and is skipped) plus any kit the quote assembled itsel
    circuit, within its 80 % continuous rating; only when nothing fits that way, at the hard limits.
    An office takes desk-side vehicles only.
 4. Rank by cost per served unit (the quote's own unit price when the quoted system is a
-   candidate, else the catalog list price, mostly unverified estimates), then by kW.
+   candidate, else the catalog list price, mostly unverified estimates), then by kW. The
+   candidates are sized cheapest first (`cheapest_comfortable`): once a comfortable plan is in
+   hand, a system whose one-unit price per served unit is already dearer is not sized at all;
+   when nothing is comfortable, every candidate is sized, as the unlock finding needs.
 
 When nothing on the lot fits the building, there is no recommendation and a `recommendation`
 finding names the facility change that would unlock the cheapest one: "lay rails first".
@@ -55,8 +58,10 @@ from apps.review.engine.recommendation.plans import (
     Plan,
     building_fit,
     candidates_of,
+    cheapest_comfortable,
     desk_circuit,
     plans_for,
+    price_floor,
 )
 from apps.review.engine.recommendation.unlock import (
     COOLING_RANK,
@@ -97,6 +102,7 @@ __all__ = [
     "blocked_finding",
     "building_fit",
     "candidates_of",
+    "cheapest_comfortable",
     "demand_of",
     "desk_circuit",
     "facility_changes",
@@ -104,6 +110,7 @@ __all__ = [
     "nothing_serves_finding",
     "nothing_to_size_finding",
     "plans_for",
+    "price_floor",
     "quantity_for",
     "recommend",
     "recommend_from_context",
@@ -135,19 +142,20 @@ def recommend(
     if demand is None:
         return None, nothing_to_size_finding()
     candidates = candidates_of(catalog, quoted, quote_unit_prices)
-    plans, skipped = plans_for(candidates, demand, facility)
-    fitting = [p for p in plans if p.fit.fits]
-    pool = [p for p in fitting if p.comfortable] or fitting
-    if pool:
-        return recommendation_of(min(pool, key=Plan.rank_key), facility), None
+    best, plans, skipped = cheapest_comfortable(candidates, demand, facility)
+    if best is None:  # nothing comfortable, so every candidate was sized: the best at the edge
+        best = min((p for p in plans if p.fit.fits), key=Plan.rank_key, default=None)
+    if best is not None:
+        return recommendation_of(best, facility), None
     if demand.min_domain_gpus > 1:
         # no NVSwitch semi fits this building: a bridged domain that holds the job is the
         # closest fit, and the recommendation says what it gives up
         bridged = replace(demand, min_domain_gpus=1)
-        fitting = [p for p in plans_for(candidates, bridged, facility)[0] if p.fit.fits]
-        pool = [p for p in fitting if p.comfortable] or fitting
-        if pool:
-            rec = recommendation_of(min(pool, key=Plan.rank_key), facility)
+        best, bridged_plans, _ = cheapest_comfortable(candidates, bridged, facility)
+        if best is None:
+            best = min((p for p in bridged_plans if p.fit.fits), key=Plan.rank_key, default=None)
+        if best is not None:
+            rec = recommendation_of(best, facility)
             note = (
                 f" No {demand.min_domain_gpus}-GPU NVSwitch system fits this facility, so this "
                 "bridged domain is the closest fit: the job fits its memory, but its GPUs talk "

@@ -220,34 +220,90 @@ def _engine_of(vehicle: Vehicle) -> tuple[int, int, int, int, bool]:
     )
 
 
+class _Sizer:
+    """One demand in one building, candidate by candidate: a `Plan`, or why there is none.
+    Candidates with the same engine (`_engine_of`) serve the same: each engine is sized once."""
+
+    def __init__(self, demand: Demand, facility: Facility) -> None:
+        self.demand = demand
+        self.facility = facility
+        self.comfortable = _comfortable(facility)
+        self.served_by_engine: dict[tuple[int, int, int, int, bool], Serves] = {}
+
+    def plan(self, candidate: Candidate) -> Plan | str:
+        demand = self.demand
+        vehicle = candidate.vehicle
+        if not demand.on_a_desk and vehicle.system.form_factor in DESK_FORM_FACTORS:
+            return "a department's production load belongs on a server, not a desk"
+        engine = _engine_of(vehicle)
+        served = self.served_by_engine.get(engine)
+        if served is None:
+            served = self.served_by_engine[engine] = serves(vehicle, demand)
+        if served.per_system <= 0:
+            return served.how
+        quantity = quantity_for(vehicle, demand, served.per_system)
+        if quantity > 1 and vehicle.system.form_factor in DESK_FORM_FACTORS:
+            return f"it would take {quantity}: a desktop for a department"
+        fit, comfy = building_fit(vehicle, self.facility, quantity, self.comfortable)
+        return Plan(candidate, quantity, served.per_system, served.how, fit, comfy, demand)
+
+
 def plans_for(
     candidates: Sequence[Candidate], demand: Demand, facility: Facility
 ) -> tuple[list[Plan], list[tuple[Candidate, str]]]:
-    """Every candidate that serves the demand, with its fit; and the others, with the reason.
-
-    Candidates with the same engine (`_engine_of`) serve the same: it is sized once each."""
+    """Every candidate that serves the demand, with its fit; and the others, with the reason."""
     plans: list[Plan] = []
     skipped: list[tuple[Candidate, str]] = []
-    comfortable = _comfortable(facility)
-    served_by_engine: dict[tuple[int, int, int, int, bool], Serves] = {}
+    sizer = _Sizer(demand, facility)
     for candidate in candidates:
-        vehicle = candidate.vehicle
-        if not demand.on_a_desk and vehicle.system.form_factor in DESK_FORM_FACTORS:
-            skipped.append(
-                (candidate, "a department's production load belongs on a server, not a desk")
-            )
-            continue
-        engine = _engine_of(vehicle)
-        served = served_by_engine.get(engine)
-        if served is None:
-            served = served_by_engine[engine] = serves(vehicle, demand)
-        if served.per_system <= 0:
-            skipped.append((candidate, served.how))
-            continue
-        quantity = quantity_for(vehicle, demand, served.per_system)
-        if quantity > 1 and vehicle.system.form_factor in DESK_FORM_FACTORS:
-            skipped.append((candidate, f"it would take {quantity}: a desktop for a department"))
-            continue
-        fit, comfy = building_fit(vehicle, facility, quantity, comfortable)
-        plans.append(Plan(candidate, quantity, served.per_system, served.how, fit, comfy, demand))
+        out = sizer.plan(candidate)
+        if isinstance(out, Plan):
+            plans.append(out)
+        else:
+            skipped.append((candidate, out))
     return plans, skipped
+
+
+def price_floor(candidate: Candidate, demand: Demand) -> Decimal | None:
+    """The least a candidate's plan can cost per served unit: one system at its unit price
+    (a plan is never fewer) ÷ the demand, $140,000 ÷ 100 users = $1,400; None when there is no
+    such floor (no price, a negative one, nothing to serve)."""
+    price = candidate.unit_price
+    if price is None or price < 0 or demand.amount <= 0:
+        return None
+    return price / Decimal(str(demand.amount))
+
+
+def cheapest_comfortable(
+    candidates: Sequence[Candidate], demand: Demand, facility: Facility
+) -> tuple[Plan | None, list[Plan], list[tuple[Candidate, str]]]:
+    """The plan `Plan.rank_key` puts first among those the building takes comfortably (ties:
+    the earlier candidate), found cheapest floor first (`price_floor`): once one is in hand,
+    a candidate whose floor is above its cost per served unit cannot come first, and neither
+    can any after it, so they are not sized. The DGX B200 at $515,000 for 100 users is never
+    sized once a $140,000 RTX PRO Server serves them.
+
+    Also the plans and skips of the candidates sized, in candidate order: when no plan is
+    comfortable that is every candidate, exactly what `plans_for` gives."""
+    floors = [price_floor(c, demand) for c in candidates]
+    order = sorted(
+        range(len(candidates)),
+        key=lambda i: (floors[i] is not None, floors[i] if floors[i] is not None else 0),
+    )
+    sizer = _Sizer(demand, facility)
+    sized: dict[int, Plan | str] = {}
+    best: tuple[tuple[bool, Decimal, float, str], int, Plan] | None = None
+    for index in order:
+        floor = floors[index]
+        if best is not None and floor is not None:
+            cost = best[2].cost_per_unit
+            if cost is not None and floor > cost:
+                break  # the floors only rise from here
+        out = sized[index] = sizer.plan(candidates[index])
+        if not isinstance(out, Plan) or not (out.fit.fits and out.comfortable):
+            continue
+        if best is None or (out.rank_key(), index) < best[:2]:
+            best = (out.rank_key(), index, out)
+    plans = [out for _, out in sorted(sized.items()) if isinstance(out, Plan)]
+    skipped = [(candidates[i], out) for i, out in sorted(sized.items()) if isinstance(out, str)]
+    return (best[2] if best is not None else None), plans, skipped
