@@ -86,41 +86,48 @@ class Plan:
 @dataclass(frozen=True, slots=True)
 class _LotVehicle:
     """A catalog system with GPUs as one vehicle at list price: what a catalog snapshot alone
-    decides about a candidate, before any quote prices it."""
+    decides about a candidate, and the candidate it is when the quote does not name it."""
 
     spec: SystemSpec
     vehicle: Vehicle
     price_verified: bool
+    unquoted: Candidate
 
 
-def _lot_of(catalog: CatalogSnapshot) -> tuple[_LotVehicle, ...]:
-    """Every catalog system with GPUs as a vehicle, built once per snapshot object (a snapshot
-    is frozen, and a changed catalog is a new snapshot): each review used to rebuild all of
-    them, a quoted system and a vehicle for each of the bundled catalog's GPU systems."""
+def _lot_of(catalog: CatalogSnapshot) -> tuple[tuple[_LotVehicle, ...], frozenset[str]]:
+    """Every catalog system with GPUs as a vehicle, and their keys, built once per snapshot
+    object (a snapshot is frozen, and a changed catalog is a new snapshot): each review used
+    to rebuild them all, a quoted system and a vehicle for each of the catalog's GPU systems."""
     cached = _LOT_CACHE.get(id(catalog))
     if cached is not None and cached[0] is catalog:
-        return cached[1]
+        return cached[1], cached[2]
     lot: list[_LotVehicle] = []
     for spec in catalog.systems:
         if spec.is_chassis or spec.gpu_count <= 0 or spec.gpu not in catalog.gpu_by_key:
             continue
         # The guard above keeps spec.gpu in the catalog, so gpu_key is spec.gpu.
         system = quoted_system_from_spec(spec, catalog, quantity=1, unit_price=spec.list_price_usd)
-        lot.append(
-            _LotVehicle(
-                spec=spec,
-                vehicle=vehicles_from([system], catalog)[0],
-                price_verified=spec.is_verified("list_price_usd"),
-            )
+        vehicle = vehicles_from([system], catalog)[0]
+        verified = spec.is_verified("list_price_usd")
+        unquoted = Candidate(
+            vehicle=vehicle,
+            unit_price=spec.list_price_usd,
+            price_from_quote=False,
+            price_verified=verified,
+            price_source=spec.price_source,
+            quoted=False,
         )
+        lot.append(_LotVehicle(spec, vehicle, verified, unquoted))
     if len(_LOT_CACHE) > 8:
         _LOT_CACHE.clear()
-    _LOT_CACHE[id(catalog)] = (catalog, tuple(lot))
-    return _LOT_CACHE[id(catalog)][1]
+    whole = frozenset(item.vehicle.system.sku for item in lot)
+    _LOT_CACHE[id(catalog)] = (catalog, tuple(lot), whole)
+    return tuple(lot), whole
 
 
-#: id(snapshot) → (the snapshot, its lot); the snapshot is kept so its id is never reused.
-_LOT_CACHE: dict[int, tuple[CatalogSnapshot, tuple[_LotVehicle, ...]]] = {}
+#: id(snapshot) → (the snapshot, its lot, the lot's keys); the snapshot is kept so its id is
+#: never reused while the entry lives.
+_LOT_CACHE: dict[int, tuple[CatalogSnapshot, tuple[_LotVehicle, ...], frozenset[str]]] = {}
 
 
 def candidates_of(
@@ -131,22 +138,25 @@ def candidates_of(
     """Every catalog system with GPUs, priced from the quote when it was quoted; plus each
     quoted kit the catalog has no whole system for (2 × SYS-521GE-TNRT with 4 × L40S each)."""
     quoted_skus = {s.sku for s in quoted}
+    lot, whole = _lot_of(catalog)
     out: list[Candidate] = []
-    for lot in _lot_of(catalog):
-        spec = lot.spec
+    for item in lot:
+        spec = item.spec
         from_quote = spec.key in quote_unit_prices
+        if not from_quote and spec.key not in quoted_skus:
+            out.append(item.unquoted)
+            continue
         price = quote_unit_prices[spec.key] if from_quote else spec.list_price_usd
         out.append(
             Candidate(
-                vehicle=lot.vehicle,
+                vehicle=item.vehicle,
                 unit_price=price,
                 price_from_quote=from_quote,
-                price_verified=lot.price_verified,
+                price_verified=item.price_verified,
                 price_source=spec.price_source,
                 quoted=spec.key in quoted_skus,
             )
         )
-    whole = {c.vehicle.system.sku for c in out}
     kits: dict[tuple[str, str | None, int], QuotedSystem] = {}
     for system in quoted:
         if system.sku not in whole and system.gpu_key and system.gpus_per_system > 0:
@@ -285,25 +295,30 @@ def cheapest_comfortable(
 
     Also the plans and skips of the candidates sized, in candidate order: when no plan is
     comfortable that is every candidate, exactly what `plans_for` gives."""
-    floors = [price_floor(c, demand) for c in candidates]
+    # by price, and so by floor (÷ the same demand); no floor first: those are always sized
     order = sorted(
         range(len(candidates)),
-        key=lambda i: (floors[i] is not None, floors[i] if floors[i] is not None else 0),
+        key=lambda i: (
+            (False, Decimal(0))
+            if (price := candidates[i].unit_price) is None or price < 0 or demand.amount <= 0
+            else (True, price)
+        ),
     )
     sizer = _Sizer(demand, facility)
     sized: dict[int, Plan | str] = {}
     best: tuple[tuple[bool, Decimal, float, str], int, Plan] | None = None
+    best_cost: Decimal | None = None
     for index in order:
-        floor = floors[index]
-        if best is not None and floor is not None:
-            cost = best[2].cost_per_unit
-            if cost is not None and floor > cost:
+        if best_cost is not None:
+            floor = price_floor(candidates[index], demand)
+            if floor is not None and floor > best_cost:
                 break  # the floors only rise from here
         out = sized[index] = sizer.plan(candidates[index])
         if not isinstance(out, Plan) or not (out.fit.fits and out.comfortable):
             continue
         if best is None or (out.rank_key(), index) < best[:2]:
             best = (out.rank_key(), index, out)
+            best_cost = out.cost_per_unit
     plans = [out for _, out in sorted(sized.items()) if isinstance(out, Plan)]
     skipped = [(candidates[i], out) for i, out in sorted(sized.items()) if isinstance(out, str)]
     return (best[2] if best is not None else None), plans, skipped

@@ -51,19 +51,17 @@ class Vehicle:
     name: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        per_system = self.system.gpus_per_system if self.gpu is not None else 0
-        gpu_gb = gpu_memory_gb(self.gpu) if self.gpu is not None else 0.0
-        domain = max(1, min(self.system.nvlink_domain_gpus, per_system)) if per_system else 0
-        name = self.system.name.split(" (")[0].strip() or self.system.sku
-        for attr, value in (
-            ("gpus_per_system", per_system),
-            ("gpus", self.quantity * per_system),
-            ("gpu_memory_gb", gpu_gb),
-            ("domain_gpus", domain),
-            ("domain_memory_gb", domain * gpu_gb),
-            ("name", name),
-        ):
-            object.__setattr__(self, attr, value)
+        system, gpu = self.system, self.gpu
+        per_system = system.gpus_per_system if gpu is not None else 0
+        gpu_gb = gpu_memory_gb(gpu) if gpu is not None else 0.0
+        domain = max(1, min(system.nvlink_domain_gpus, per_system)) if per_system else 0
+        setattr_ = object.__setattr__  # the dataclass is frozen
+        setattr_(self, "gpus_per_system", per_system)
+        setattr_(self, "gpus", self.quantity * per_system)
+        setattr_(self, "gpu_memory_gb", gpu_gb)
+        setattr_(self, "domain_gpus", domain)
+        setattr_(self, "domain_memory_gb", domain * gpu_gb)
+        setattr_(self, "name", system.name.split(" (")[0].strip() or system.sku)
 
     @property
     def system_memory_gb(self) -> float:
