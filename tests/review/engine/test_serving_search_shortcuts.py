@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -98,7 +99,7 @@ def test_users_at_speed_is_the_bisections_answer(catalog: CatalogSnapshot, model
                 for bandwidth, tflops in ((191.1, 125.0), (6_000.0, 2_000.0), (40_000.0, 1.0)):
                     for overhead in (0.0, 0.004):
                         for efficiency in (1.0, 0.55):
-                            args = {
+                            args: dict[str, Any] = {
                                 "slots": slots,
                                 "bandwidth_gbs": bandwidth,
                                 "tflops": tflops,
