@@ -75,10 +75,9 @@ def review_page_queryset(user: Any) -> QuerySet[Review]:
     quote, file and organisation joined, whether a revision replaced it (`has_newer`, so the
     page looks the revision up only when there is one), the JSON it never shows left out."""
     revised = Review.objects.filter(quote__previous_id=OuterRef("quote_id"))
-    queryset = (
-        reviews_for(Review.objects.select_related("quote__source_file", "organisation"), user)
-        .annotate(has_newer=Exists(revised))
-    )
+    queryset = reviews_for(
+        Review.objects.select_related("quote__source_file", "organisation"), user
+    ).annotate(has_newer=Exists(revised))
     if role_of(user) == Role.CUSTOMER:
         return queryset.defer("basis")
     return queryset.defer(*_PAGE_DEFERRED)
