@@ -83,6 +83,18 @@ def load_setup(backlog: int) -> dict[str, object]:
             finance_level=template.finance_level,
             facilities_level=template.facilities_level,
             total_usd=template.total_usd,
+            # Waiting for Finance as the template is (flagged, with its reasons): the backlog
+            # is what the Finance queue lists, 50 rows a page (before, the clones were not
+            # flagged and the queue listed the demo's three).
+            needs_finance=True,
+            finance_reasons=template.finance_reasons,
+            currency=template.currency,
+            total=template.total,
+            converted_total=template.converted_total,
+            converted_currency=template.converted_currency,
+            rate=template.rate,
+            rates_of=template.rates_of,
+            basis=template.basis,
             status=ReviewStatus.PENDING,
             created_by=account,
         )

@@ -104,6 +104,19 @@ class QueueFilters:
         )
 
 
+#: What a queue row never reads of a review: its report, inputs, decision basis and published
+#: copy (tens of kB of JSON a row, decoded 50 times a page).
+QUEUE_UNREAD = (
+    "report",
+    "workload",
+    "facility",
+    "basis",
+    "published_report",
+    "published_workload",
+    "published_facility",
+)
+
+
 def queue_reviews(*, filters: QueueFilters) -> QuerySet[Review]:
     """Reviews the Finance rule flags (apps.review.finance_rule), oldest first (longest
     waiting), leaving out those whose quote was revised and reviewed again (the revision's
@@ -117,6 +130,6 @@ def queue_reviews(*, filters: QueueFilters) -> QuerySet[Review]:
     reviews = reviews.filter(_spend_filter(filters.spend) & _age_filter(filters.age))
     return (
         reviews.select_related("quote__source_file", "organisation")
-        .defer("report", "workload", "facility")
+        .defer(*QUEUE_UNREAD)
         .order_by("created_at", "id")
     )

@@ -133,7 +133,9 @@ def review_decide(
             version=review.quote.version,
             file_sha256=review.quote.source_file.sha256,
         )
-        review.refresh_from_db()
+        # What the conditional update changed, and nothing else can have (the row is locked):
+        # not the report, the basis and the published copy again.
+        review.refresh_from_db(fields=["status", "version", "updated_at"])
         # Queued in the same transaction, sent after it commits: a rolled-back decision
         # announces nothing. A resubmission puts the review back in front of Finance.
         if to_status == ReviewStatus.PENDING:

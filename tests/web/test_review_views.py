@@ -365,3 +365,20 @@ def test_rerunning_a_replaced_version_is_409(clients, demo, people, engine):
     new.quote.save()
     response = clients["account_team"].post(url(old, "rerun/"), rerun_data(old), headers=HX)
     assert response.status_code == 409 and "revision replaced" in response.content.decode()
+
+
+def test_a_page_seen_before_the_revision_points_to_it_after(clients, demo, people):
+    """Whether a revision replaced the review is read with the review on every request: the
+    page Finance saw (its sections now in the fragment cache) says so on the next view."""
+    old = review_for(demo["acme"], people["account"])
+    before = clients["finance"].get(url(old)).content.decode()
+    assert 'id="superseded"' not in before and 'id="decision"' in before
+    new = review_for(demo["acme"], people["account"])
+    new.quote.previous = old.quote
+    new.quote.version = 2
+    new.quote.save()
+    after = clients["finance"].get(url(old)).content.decode()
+    assert 'id="superseded"' in after and f'href="/reviews/{new.uuid}/"' in after
+    assert 'id="decision"' not in after
+    partial = clients["finance"].get(url(old), headers=HX).content.decode()
+    assert 'id="superseded"' in partial

@@ -19,6 +19,7 @@ from django_htmx.http import HttpResponseClientRefresh
 from apps.review.models import Review
 from apps.review.queue import (
     AGE_CHOICES,
+    QUEUE_UNREAD,
     STATUS_CHOICES,
     VERDICT_CHOICES,
     QueueFilters,
@@ -135,4 +136,9 @@ def _decide(request: HtmxHttpRequest, review_uuid: str, action: Action) -> HttpR
 
 
 def _row(review_id: int) -> Review:
-    return Review.objects.select_related("quote__source_file", "organisation").get(pk=review_id)
+    """The queue row again after a decision, read as the queue reads it."""
+    return (
+        Review.objects.select_related("quote__source_file", "organisation")
+        .defer(*QUEUE_UNREAD)
+        .get(pk=review_id)
+    )

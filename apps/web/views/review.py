@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -63,6 +63,24 @@ class StoredLine(NamedTuple):
 
 
 logger = logging.getLogger("rightsize.review")
+
+
+#: What the review page never reads of a review: the published copy (a customer's page reads
+#: it through review_as_published) and the decision basis (17 kB of JSON on a 100-line quote).
+_PAGE_DEFERRED = ("basis", "published_report", "published_workload", "published_facility")
+
+
+def review_page_queryset(user: Any) -> QuerySet[Review]:
+    """The reviews this person may open, with what the review page reads and nothing else:
+    quote, file and organisation joined, whether a revision replaced it (`has_newer`, so the
+    page looks the revision up only when there is one), the JSON it never shows left out."""
+    revised = Review.objects.filter(quote__previous_id=OuterRef("quote_id"))
+    queryset = reviews_for(
+        Review.objects.select_related("quote__source_file", "organisation"), user
+    ).annotate(has_newer=Exists(revised))
+    if role_of(user) == Role.CUSTOMER:
+        return queryset.defer("basis")
+    return queryset.defer(*_PAGE_DEFERRED)
 
 
 def reviews_visible(user: Any) -> QuerySet[Review]:
@@ -116,17 +134,32 @@ def _previous_review(review: Review) -> Review | None:
     """The review of the quote this one revises (the vendor's version before), if any."""
     if review.quote.previous_id is None:
         return None
-    return Review.objects.filter(quote_id=review.quote.previous_id).order_by("-created_at").first()
+    return (
+        Review.objects.filter(quote_id=review.quote.previous_id)
+        .select_related("quote")
+        .order_by("-created_at")
+        .first()
+    )
 
 
 def _newer_review(review: Review) -> Review | None:
-    """The review of the vendor's next version of this quote: decisions happen there."""
+    """The review of the vendor's next version of this quote: decisions happen there. No
+    query when the review was read with `has_newer` (review_page_queryset) and has none."""
+    if getattr(review, "has_newer", True) is False:
+        return None
     return (
         Review.objects.filter(quote__previous_id=review.quote_id)
         .select_related("quote")
         .order_by("-created_at")
         .first()
     )
+
+
+def _once[T](build: Callable[..., T], *args: Any) -> Callable[[], T]:
+    """`build(*args)` when the template first reads it, then the same value: the template
+    calls a callable it finds in the context ({{ gauges.finance }} then {{ gauges.facilities }}
+    build the gauges once)."""
+    return functools.cache(functools.partial(build, *args))
 
 
 def review_context(
@@ -161,12 +194,14 @@ def review_context(
         "sentence": page.verdict_sentence(report),
         "verdict_label": page.VERDICT_LABELS[report.verdict],
         "counts": page.severity_counts(report),
-        "gauges": page.gauges(report),
-        "groups": page.findings_grouped(report),
-        "vehicles": page.vehicle_cards(report.systems),
-        "recommendation_drawing": page.recommendation_drawing(report),
-        "sizing": page.sizing_rows(report, before=before),
-        "charts": page.charts(report),
+        # The report sections' view of the report, built only when the section is drawn: a
+        # page whose sections come from the fragment cache never builds them.
+        "gauges": _once(page.gauges, report),
+        "groups": _once(page.findings_grouped, report),
+        "vehicles": _once(page.vehicle_cards, report.systems),
+        "recommendation_drawing": _once(page.recommendation_drawing, report),
+        "sizing": _once(functools.partial(page.sizing_rows, before=before), report),
+        "charts": _once(page.charts, report),
         "lines": lines,
         "reading": report.quote.reading,
         "reading_confidence": report.quote.reading_confidence,
@@ -262,7 +297,7 @@ def _corrections_on(
 def review_detail(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
     """The review page; with HX-Request only the `results` region (numbers, charts, findings)."""
     review = review_for_viewer(
-        get_object_or_404(reviews_visible(request.user), uuid=uuid), request.user
+        get_object_or_404(review_page_queryset(request.user), uuid=uuid), request.user
     )
     correct = request.GET.get("correct", "")
     correct_line = int(correct) if correct.isdigit() else None
