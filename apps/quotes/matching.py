@@ -26,6 +26,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -279,14 +280,21 @@ def line_match(
     words = " ".join(w for w in (pn_text, desc_text) if w)  # = _text(f"{pn} {desc}")
     service = _SERVICE_RE.search(words)
     if service and not _BUNDLED_RE.search(words[: service.start()]):
-        return LineMatch(match="none", kind="other", reason=f"non-compute: {service.group(0)}")
+        return _non_compute(service.group(0))
     contained = _contained(desc_text, index) or _contained(pn_text, index)
     if contained is not None:
         return contained
     component = _COMPONENT_RE.search(words)
     if component:
-        return LineMatch(match="none", kind="other", reason=f"non-compute: {component.group(0)}")
+        return _non_compute(component.group(0))
     return _fuzzy(pn, desc, index)
+
+
+@lru_cache(maxsize=512)
+def _non_compute(word: str) -> LineMatch:
+    """A line that names a service or a component ("support", "cable"): one frozen answer
+    per word, shared by the thousands of such lines a long quote has."""
+    return LineMatch(match="none", kind="other", reason=f"non-compute: {word}")
 
 
 def _found(match: MatchKindName, part: PartSpec, score: float, reason: str) -> LineMatch:
