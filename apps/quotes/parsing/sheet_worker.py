@@ -1,8 +1,10 @@
 """The spreadsheet reader that runs inside the sandbox child (see ``sandbox.py``).
 
 Run as ``python -I sheet_worker.py MEMORY_BYTES CPU_SECONDS KIND FILE_NAME DELIMITER SHEET``
-with the file on stdin (an empty DELIMITER or SHEET: none given). It lowers its own limits
-first (as ``pdf_worker`` does), then runs the project's pure reader
+with the file on stdin (an empty DELIMITER or SHEET: none given), or as ``python -I
+sheet_worker.py MEMORY_BYTES CPU_SECONDS`` started ahead of time (``sandbox_run_warm``), the
+four arguments then the first line of stdin as a JSON list. It lowers its own limits first
+(as ``pdf_worker`` does), imports the reader, then runs the project's pure reader
 (``apps.quotes.parsing.readers_local``: CSV, or a workbook through python-calamine) and prints
 JSON: ``{"quote": <ParsedQuote>}`` or ``{"error": {"message": ..., "row": ...}}`` (with
 ``"sheets": [...]`` when two sheets look like quotes and the person must choose). A reader
@@ -38,13 +40,22 @@ def limits_apply(memory_bytes: int, cpu_seconds: int) -> None:
 
 def main() -> None:
     limits_apply(int(sys.argv[1]), int(sys.argv[2]))
-    kind, file_name, delimiter = sys.argv[3], sys.argv[4], sys.argv[5] or None
-    sheet = sys.argv[6] if len(sys.argv) > 6 and sys.argv[6] else None
-    data = sys.stdin.buffer.read()
     from dataclasses import asdict
 
     from apps.quotes.parsing.errors import QuoteParseError, SheetChoiceNeeded
     from apps.quotes.parsing.readers_local import sheet_parse_local
+
+    arguments = sys.argv[3:]
+    if not arguments:
+        # Started ahead of time (sandbox.sandbox_run_warm): the arguments are stdin's first
+        # line, a JSON list; end-of-file instead means the parent is gone.
+        first = sys.stdin.buffer.readline(64 * 1024)
+        if not first:
+            return
+        arguments = [str(a) for a in json.loads(first)]
+    kind, file_name, delimiter = arguments[0], arguments[1], arguments[2] or None
+    sheet = arguments[3] if len(arguments) > 3 and arguments[3] else None
+    data = sys.stdin.buffer.read()
 
     try:
         quote = sheet_parse_local(
