@@ -3,6 +3,7 @@ phrases tried by their first word, answer exactly as trying every pattern and ph
 
 import random
 import re
+from unittest.mock import patch
 
 import pytest
 
@@ -13,12 +14,8 @@ from apps.quotes.reading import _GPU_PATTERNS, _GPU_WORDS, GpuMention, _Families
 
 def _gpu_mention_every_pattern(text: str) -> GpuMention | None:
     """gpu_mention without the `_GPU_WORDS` shortcut."""
-    saved = reading._may_name_gpu
-    reading._may_name_gpu = lambda _text: True
-    try:
+    with patch.object(reading, "_may_name_gpu", lambda text: True):
         return gpu_mention(text)
-    finally:
-        reading._may_name_gpu = saved
 
 
 @pytest.mark.parametrize(("pattern", "key"), _GPU_PATTERNS)
