@@ -23,8 +23,10 @@ part's (vendor, part_number).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -44,6 +46,9 @@ AMBIGUITY_MARGIN = 4.0
 _SAME_WORDS = 95.0
 #: Candidates an ambiguous match lists for the user to choose from.
 MAX_CANDIDATES = 6
+#: The least score rapidfuzz reports: a part this far below the best cannot make a match
+#: ambiguous, and one below FUZZY_MIN_SCORE is no match.
+_FUZZY_CUTOFF = FUZZY_MIN_SCORE - AMBIGUITY_MARGIN
 
 _KIND_RANK = {"system": 0, "chassis": 0, "gpu_card": 1, "bridge": 2, "other": 3}
 
@@ -137,6 +142,14 @@ class MatchIndex:
     compact_parts: list[PartSpec] = field(default_factory=list)
     text_choices: list[str] = field(default_factory=list)
     text_parts: list[PartSpec] = field(default_factory=list)
+    #: `text_choices` for `_text_candidates`: the positions holding each word; the length
+    #: of each choice's distinct words, sorted, joined by spaces, in ascending order, with
+    #: the positions in that order; the positions of choices not of plain words (never
+    #: skipped).
+    text_by_word: dict[str, list[int]] = field(default_factory=dict)
+    text_word_lengths: list[int] = field(default_factory=list)
+    text_by_word_length: list[int] = field(default_factory=list)
+    text_not_plain: list[int] = field(default_factory=list)
 
 
 def match_index(catalog: CatalogSnapshot) -> MatchIndex:
@@ -165,6 +178,18 @@ def match_index(catalog: CatalogSnapshot) -> MatchIndex:
             index.text_choices.append(utils.default_process(name))
             index.text_parts.append(part)
     index.phrases.sort(key=lambda item: len(item[0]), reverse=True)
+    by_length: list[tuple[int, int]] = []
+    for position, choice in enumerate(index.text_choices):
+        if not _PLAIN_WORDS.fullmatch(choice):
+            index.text_not_plain.append(position)
+            continue
+        words = set(choice.split())
+        for word in words:
+            index.text_by_word.setdefault(word, []).append(position)
+        by_length.append((_words_length(words), position))
+    by_length.sort()
+    index.text_word_lengths = [length for length, _ in by_length]
+    index.text_by_word_length = [position for _, position in by_length]
     for position, (phrase, _) in enumerate(index.phrases):
         index.phrases_by_first_word.setdefault(phrase.split(" ", 1)[0], []).append(position)
     if len(_INDEX_CACHE) > 8:
@@ -174,6 +199,45 @@ def match_index(catalog: CatalogSnapshot) -> MatchIndex:
 
 
 _INDEX_CACHE: dict[int, tuple[CatalogSnapshot, MatchIndex]] = {}
+
+#: Lower-case ASCII words separated by spaces, as `utils.default_process` leaves most texts:
+#: split on " " they are exactly the words rapidfuzz's token ratios see.
+_PLAIN_WORDS = re.compile(r"[0-9a-z ]*")
+
+
+def _words_length(words: set[str]) -> int:
+    """len(" ".join(sorted(words))): what token_set_ratio compares when no word is shared."""
+    return sum(len(word) for word in words) + max(len(words) - 1, 0)
+
+
+def _text_candidates(query: str, index: MatchIndex) -> list[int] | None:
+    """The positions in `index.text_choices` whose token-set ratio with `query` can reach
+    `_FUZZY_CUTOFF`, ascending; None when every choice must be scored.
+
+    A choice sharing no word with the query scores the plain ratio of the two texts' distinct
+    words, sorted and joined (rapidfuzz's token_set_ratio), and a ratio is at most
+    100 × (1 − |a − b| / (a + b)) for lengths a and b: "custom bracket assembly rev 12" (30
+    characters) cannot reach 82 against a 12-character name. So only choices sharing a word,
+    or within that length window (widened by one character each way, against rounding),
+    are scored; the others would score below the cutoff and never be returned."""
+    if not _PLAIN_WORDS.fullmatch(query):
+        return None
+    words = set(query.split())
+    if not words:
+        return None
+    length = _words_length(words)
+    slack = 1.0 - _FUZZY_CUTOFF / 100.0
+    shortest = length * (1.0 - slack) / (1.0 + slack) - 1.0
+    longest = length * (1.0 + slack) / (1.0 - slack) + 1.0
+    lengths = index.text_word_lengths
+    window = index.text_by_word_length[
+        bisect_left(lengths, shortest) : bisect_right(lengths, longest)
+    ]
+    candidates = set(window)
+    candidates.update(index.text_not_plain)
+    for word in words:
+        candidates.update(index.text_by_word.get(word, ()))
+    return sorted(candidates)
 
 
 def _catalog_names(part: PartSpec, catalog: CatalogSnapshot) -> list[str]:
@@ -216,14 +280,21 @@ def line_match(
     words = " ".join(w for w in (pn_text, desc_text) if w)  # = _text(f"{pn} {desc}")
     service = _SERVICE_RE.search(words)
     if service and not _BUNDLED_RE.search(words[: service.start()]):
-        return LineMatch(match="none", kind="other", reason=f"non-compute: {service.group(0)}")
+        return _non_compute(service.group(0))
     contained = _contained(desc_text, index) or _contained(pn_text, index)
     if contained is not None:
         return contained
     component = _COMPONENT_RE.search(words)
     if component:
-        return LineMatch(match="none", kind="other", reason=f"non-compute: {component.group(0)}")
+        return _non_compute(component.group(0))
     return _fuzzy(pn, desc, index)
+
+
+@lru_cache(maxsize=512)
+def _non_compute(word: str) -> LineMatch:
+    """A line that names a service or a component ("support", "cable"): one frozen answer
+    per word, shared by the thousands of such lines a long quote has."""
+    return LineMatch(match="none", kind="other", reason=f"non-compute: {word}")
 
 
 def _found(match: MatchKindName, part: PartSpec, score: float, reason: str) -> LineMatch:
@@ -297,20 +368,27 @@ def _fuzzy(pn: str, desc: str, index: MatchIndex) -> LineMatch:
             index.compact_choices,
             scorer=fuzz.ratio,
             limit=8,
-            score_cutoff=FUZZY_MIN_SCORE - AMBIGUITY_MARGIN,
+            score_cutoff=_FUZZY_CUTOFF,
         ):
             consider(score, index.compact_parts[i], exact_words=score)
     query = utils.default_process(desc)
     if len(query) >= 2:
+        # Only the choices that can reach the cutoff, in their order: the same best 24 (by
+        # score, then position) as scoring all of them, for a quarter of the work.
+        positions = _text_candidates(query, index)
+        choices = (
+            index.text_choices if positions is None else [index.text_choices[i] for i in positions]
+        )
         for choice, score, i in process.extract(
             query,
-            index.text_choices,
+            choices,
             scorer=fuzz.token_set_ratio,
             processor=None,
             limit=24,
-            score_cutoff=FUZZY_MIN_SCORE - AMBIGUITY_MARGIN,
+            score_cutoff=_FUZZY_CUTOFF,
         ):
-            consider(score, index.text_parts[i], fuzz.token_sort_ratio(query, choice))
+            part = index.text_parts[i if positions is None else positions[i]]
+            consider(score, part, fuzz.token_sort_ratio(query, choice))
     ranked = sorted(best.values(), key=lambda item: (-item[0], -item[2]))
     if not ranked or ranked[0][0] < FUZZY_MIN_SCORE:
         return LineMatch(match="none", kind="unknown", reason="no catalog part is close")

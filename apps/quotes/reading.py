@@ -324,6 +324,31 @@ _GPU_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\ba100\b", "a100-sxm"),
 )
 _GPU_RES = tuple((re.compile(p, re.IGNORECASE), key) for p, key in _GPU_PATTERNS)
+#: A word every pattern above needs (lower case; "l4" stands for "l40s" too): a text holding
+#: none of them names no GPU, and most lines of a quote ("ProSupport 3yr", "64GB RDIMM",
+#: "QSFP cable") are read without trying all the patterns. A pattern added above needs its word
+#: here (tests/quotes/test_reading_gpu_words.py checks each pattern holds one).
+_GPU_WORDS = (
+    "rtx",
+    "m4",
+    "m3",
+    "ryzen",
+    "snapdragon",
+    "a18",
+    "gb300",
+    "gb200",
+    "gb10",
+    "rubin",
+    "h200",
+    "h100",
+    "b300",
+    "b200",
+    "l4",
+    "a100",
+)
+_BOARD_RE = re.compile(
+    r"\bhgx\b|\bsxm\d?\b|baseboard|\bgpu board\b|gpu tray|compute tray", re.IGNORECASE
+)
 _GPU_NAME = (
     r"(?:nvidia\s+)?(?:hgx\s+)?(?:rtx\s*pro\s*\d{4}|rtx\s*6000\s*ada|gb\d{2,3}|[hb][123]00|"
     r"l40s|l4|a100|blackwell|hopper)"
@@ -340,6 +365,14 @@ _HEAD_SPLIT = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z0-9+]+(?:-[a-z0-9+]+)*")
+_AND_SPLIT = re.compile(r"\s(?:and|und|et|&|\+)\s")
+_ALNUM_RUN = re.compile(r"[0-9a-z]+")
+_TAX_RE = re.compile(r"\b(?:tax|vat|mwst|gst|hst|ust|tva|iva)\b")
+_TOTAL_RE = re.compile(r"\btotal\b")
+_PER_UNIT_RE = re.compile(r"\bper (?:unit|system)\b")
+_NO_NOTE_RE = re.compile(r"^[^,]*,\s*no\s", re.IGNORECASE)
+_ADAPTER_RE = re.compile(r"\b(?:power|ac|usb-c)\s+adapter\b", re.IGNORECASE)
+_SLED_RE = re.compile(r"\b(?:sled|tray)\b", re.IGNORECASE)
 _GPU_COUNT_WORD = re.compile(r"\b\d+\s*-?\s*gpus?\b", re.IGNORECASE)
 
 
@@ -422,9 +455,23 @@ class BomReading:
 # Reading one line.
 
 
+def _may_name_gpu(text: str) -> bool:
+    """False when no GPU pattern can match: an ASCII text without any of ``_GPU_WORDS``
+    (for ASCII, ``re.IGNORECASE`` is exactly ``str.lower``; other texts are always tried)."""
+    if not text.isascii():
+        return True
+    folded = text.lower()
+    for word in _GPU_WORDS:  # noqa: SIM110 - a third of any()'s time, on every line
+        if word in folded:
+            return True
+    return False
+
+
 def gpu_mention(text: str) -> GpuMention | None:
     """The GPU a text names and, when it says so, how many: "8x NVIDIA HGX H200 141GB" →
     h200-sxm × 8 on a board; "NVIDIA L4 x 6" → l4 × 6; "2x GB200 Superchip" → 4 GPUs."""
+    if not _may_name_gpu(text):
+        return None
     key = None
     for pattern, gpu_key in _GPU_RES:
         found_name = pattern.search(text)
@@ -443,11 +490,7 @@ def gpu_mention(text: str) -> GpuMention | None:
         if found:
             count = int(found.group(1))
             break
-    board = bool(
-        re.search(
-            r"\bhgx\b|\bsxm\d?\b|baseboard|\bgpu board\b|gpu tray|compute tray", text, re.IGNORECASE
-        )
-    )
+    board = bool(_BOARD_RE.search(text))
     return GpuMention(key=key, count=count if count and count > 0 else None, board=board)
 
 
@@ -458,7 +501,7 @@ def _head(text: str) -> str:
     parts = _HEAD_SPLIT.split(text, maxsplit=1)
     head = parts[0].strip()
     # "Onsite installation and rack mounting": the first of two coordinated nouns leads.
-    head = re.split(r"\s(?:and|und|et|&|\+)\s", head, maxsplit=1)[0].strip()
+    head = _AND_SPLIT.split(head, maxsplit=1)[0].strip()
     return head or text
 
 
@@ -536,14 +579,30 @@ class _Families:
             and part.system in catalog.system_by_key
             and len(phrase) >= 4
         ]
+        #: first word of a phrase -> the positions of the phrases starting with it
+        self.by_first_word: dict[str, list[int]] = {}
+        for position, (phrase, _key) in enumerate(self.phrases):
+            self.by_first_word.setdefault(phrase.split(" ", 1)[0], []).append(position)
+        self._found: dict[str, SystemSpec | None] = {}
 
     def find(self, text: str) -> SystemSpec | None:
-        words = " " + " ".join(re.findall(r"[0-9a-z]+", text.casefold())) + " "
-        best: tuple[int, str] | None = None
-        for phrase, key in self.phrases:
-            if f" {phrase} " in words and (best is None or len(phrase) > best[0]):
-                best = (len(phrase), key or "")
-        return self.catalog.system_by_key.get(best[1]) if best else None
+        """The family of the longest phrase inside the text, as whole words (the first of
+        equally long ones). A phrase inside the text starts with one of its words, so only
+        those phrases are tried, longest first as `phrases` is sorted; a text read before
+        (a system's head, then the system in its reading) is answered from `_found`."""
+        if text in self._found:
+            return self._found[text]
+        found = _ALNUM_RUN.findall(text.casefold())
+        words = " " + " ".join(found) + " "
+        tried = sorted({i for word in set(found) for i in self.by_first_word.get(word, ())})
+        spec = None
+        for position in tried:
+            phrase, key = self.phrases[position]
+            if f" {phrase} " in words:
+                spec = self.catalog.system_by_key.get(key or "")
+                break
+        self._found[text] = spec
+        return spec
 
 
 # ---------------------------------------------------------------------------------------------
@@ -640,11 +699,11 @@ def _money_role(row: Row) -> LineRole:
     if row.skipped_kind in kind:
         return kind[row.skipped_kind]  # type: ignore[return-value]
     folded = row.text.casefold()
-    if re.search(r"\b(?:tax|vat|mwst|gst|hst|ust|tva|iva)\b", folded):
+    if _TAX_RE.search(folded):
         return "tax"
     if any(w in _FREIGHT_WORDS for w in _words(folded)):
         return "freight"
-    if re.search(r"\btotal\b", folded) and not re.search(r"\bper (?:unit|system)\b", folded):
+    if _TOTAL_RE.search(folded) and not _PER_UNIT_RE.search(folded):
         return "total"
     return "subtotal"
 
@@ -714,7 +773,7 @@ def _first_pass(row: Row, families: _Families) -> None:
     if (pn and _HPE_OPTION_SUFFIX.match(pn)) or text.casefold().startswith(_NOTE_HEADS):
         row.role = "note"
         return
-    if re.match(r"^[^,]*,\s*no\s", text, re.IGNORECASE):
+    if _NO_NOTE_RE.match(text):
         row.role = "note"
         return
     head = _head(text)
@@ -736,7 +795,7 @@ def _first_pass(row: Row, families: _Families) -> None:
         return
     gpu = gpu_mention(text)
     head_gpu = gpu_mention(head)
-    if re.search(r"\b(?:power|ac|usb-c)\s+adapter\b", head, re.IGNORECASE):
+    if _ADAPTER_RE.search(head):
         row.role, row.head_category = "accessory", "peripheral"
         return
     if category == "accessory" or (category == "rack" and gpu is None):
@@ -747,7 +806,7 @@ def _first_pass(row: Row, families: _Families) -> None:
         row.gpu = gpu
         return
     if category == "board" and gpu is not None:
-        if gpu.count is None and re.search(r"\b(?:sled|tray)\b", head, re.IGNORECASE):
+        if gpu.count is None and _SLED_RE.search(head):
             row.role, row.head_category = "chassis", "chassis"  # the carrier, not the GPUs
             return
         row.role, row.gpu = "gpu_board", gpu

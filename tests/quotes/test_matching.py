@@ -1,12 +1,16 @@
 """Matching quote lines to the catalog: exact, alias, fuzzy, ambiguous, none, and "other"."""
 
 import csv
+import random
 
 import pytest
+from rapidfuzz import fuzz, process, utils
 
 from apps.quotes.matching import (
+    _FUZZY_CUTOFF,
     AMBIGUITY_MARGIN,
     FUZZY_MIN_SCORE,
+    _text_candidates,
     line_match,
     lines_match,
     mapping_key,
@@ -188,3 +192,63 @@ def test_lines_match_keeps_order_and_repeats(catalog):
     lines = [("DGXB-G1440+P2CMI36", ""), ("", "Cat6 cable"), ("DGXB-G1440+P2CMI36", "")]
     matches = lines_match(lines, catalog)
     assert [m.kind for m in matches] == ["system", "other", "system"]
+
+
+def _mutated_names(index, count: int, seed: int) -> list[str]:
+    """Catalog texts with words dropped, added, swapped and letters changed."""
+    rng = random.Random(seed)
+    vocab = [*sorted({w for c in index.text_choices for w in c.split()}), "custom", "rev", "8x"]
+    texts = []
+    for _ in range(count):
+        words = rng.choice(index.text_choices).split()
+        for _ in range(rng.randint(1, 3)):
+            change = rng.random()
+            if change < 0.3 and words:
+                words.pop(rng.randrange(len(words)))
+            elif change < 0.6:
+                words.insert(rng.randrange(len(words) + 1), rng.choice(vocab))
+            elif change < 0.8 and words:
+                at = rng.randrange(len(words))
+                word = words[at]
+                cut = rng.randrange(len(word))
+                words[at] = word[:cut] + rng.choice("abcx019") + word[cut + 1 :]
+            else:
+                rng.shuffle(words)
+        texts.append(utils.default_process(" ".join(words)))
+    texts += [" ".join(rng.choice(vocab) for _ in range(rng.randint(1, 6))) for _ in range(500)]
+    return [t for t in texts if len(t) >= 2]
+
+
+def test_text_candidates_give_what_scoring_every_choice_gives(index):
+    """The token-set search over the candidates only returns what it returns over every
+    catalog text: the same choices, scores and order (ties by position)."""
+    queries = _mutated_names(index, 2500, seed=19)
+    shortened = 0
+    for query in queries:
+        everything = process.extract(
+            query,
+            index.text_choices,
+            scorer=fuzz.token_set_ratio,
+            processor=None,
+            limit=24,
+            score_cutoff=_FUZZY_CUTOFF,
+        )
+        positions = _text_candidates(query, index)
+        if positions is None:  # not plain words ("技嘉 h100"): every choice is scored
+            continue
+        shortened += 1
+        some = process.extract(
+            query,
+            [index.text_choices[i] for i in positions],
+            scorer=fuzz.token_set_ratio,
+            processor=None,
+            limit=24,
+            score_cutoff=_FUZZY_CUTOFF,
+        )
+        assert [(c, s, positions[i]) for c, s, i in some] == everything, query
+    assert shortened > 0.9 * len(queries)
+
+
+def test_text_candidates_score_every_choice_for_a_text_not_of_plain_words(index):
+    assert _text_candidates("nvidia grafikkarte für ki", index) is None
+    assert _text_candidates("", index) is None

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from apps.quotes.parsing.errors import QuoteParseError, SheetCandidate, SheetChoiceNeeded
-from apps.quotes.parsing.sandbox import SandboxLimitError, SandboxLimits, sandbox_run
+from apps.quotes.parsing.sandbox import SandboxLimitError, SandboxLimits, sandbox_run_warm
 from apps.quotes.parsing.schemas import ParsedQuote
 
 WORKER = Path(__file__).with_name("sheet_worker.py")
@@ -43,7 +43,7 @@ def sheet_parse(
     person chose). Raises only ``QuoteParseError`` (``SheetChoiceNeeded`` among them)."""
     label = _LABELS.get(kind, "spreadsheet")
     try:
-        output = sandbox_run(
+        output = sandbox_run_warm(
             WORKER, data, limits=limits, args=(kind, file_name, delimiter or "", sheet or "")
         )
     except SandboxLimitError as exc:
