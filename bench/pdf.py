@@ -1,4 +1,4 @@
-"""The customer PDF: a one-line quote (four HGX B300 servers on one line, the smallest report) and a 500-line quote.
+"""The customer PDF: a one-line quote (four HGX B300 on one line) and a 500-line quote.
 
 `pdf_1_page_s` and `pdf_500_lines_s` are `report_pdf_bytes(report)` in this process (HTML from
 the template, then WeasyPrint): the render itself, what the CLI's `--pdf` and the task's child
