@@ -1,10 +1,11 @@
-"""The customer PDF: a one-line quote (one DGX B200, the smallest report) and a 500-line quote.
+"""The customer PDF: a one-line quote (four HGX B300 on one line) and a 500-line quote.
 
 `pdf_1_page_s` and `pdf_500_lines_s` are `report_pdf_bytes(report)` in this process (HTML from
 the template, then WeasyPrint): the render itself, what the CLI's `--pdf` and the task's child
 both spend. For the one-line quote, the median of three renders (the first one included); for
-500 lines, one render. The smallest report is not one page but five (cover, blood pressure,
-vehicles, findings, sizing with its charts); the figure is for that whole report.
+500 lines, one render. The smallest report is not one page but eight (the summary, findings,
+sizing and charts, vehicles, the load and the building, the right fit, sources, the lines);
+the figure is for that whole report.
 
 Also measured, without a goal: the task's own path, `pdf_render_sandboxed` (a fresh child
 process imports WeasyPrint, loads the fonts and renders under a 1 GiB limit: `sandboxed_s`),

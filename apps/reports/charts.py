@@ -576,18 +576,25 @@ DRAWINGS = {
 }
 
 
-def vehicle_svg(form_factor: str, *, label: str) -> str:
+#: How tall a vehicle drawing is without its label underneath (every drawing ends above y 72).
+VEHICLE_DRAWING_H = 76
+
+
+def vehicle_svg(form_factor: str, *, label: str, labelled: bool = True) -> str:
     """A small drawing of the vehicle a quoted system is: a DGX B200 is a semi, an NVL72 a train.
 
     The drawing sits on the left of the report's "what was quoted" table, so a reader sees at a
-    glance that they were quoted a freight train for a school-bus load.
+    glance that they were quoted a freight train for a school-bus load. `labelled=False` leaves
+    the label ("4 × semi") for the PDF to print under the drawing as text: WeasyPrint sets SVG
+    text letter by letter, each label a dozen text layouts and a group of its own.
     """
     vehicle = vehicle_name(form_factor)
     drawing = DRAWINGS.get(vehicle, _unknown)()
-    body = [
-        f'<g class="vehicle" data-vehicle="{_text(vehicle)}">',
-        *drawing,
-        "</g>",
-        _label(80, 88, label, size=11, anchor="middle", weight="bold", css_class="label"),
-    ]
-    return _svg(width=160, height=94, title=f"{label} ({vehicle})", body=body, kind="vehicle")
+    body = [f'<g class="vehicle" data-vehicle="{_text(vehicle)}">', *drawing, "</g>"]
+    height = VEHICLE_DRAWING_H
+    if labelled:
+        body.append(
+            _label(80, 88, label, size=11, anchor="middle", weight="bold", css_class="label")
+        )
+        height = 94
+    return _svg(width=160, height=height, title=f"{label} ({vehicle})", body=body, kind="vehicle")

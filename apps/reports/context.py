@@ -20,7 +20,7 @@ from apps import words
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.reports import page
 from apps.reports.appendix import lines_columns
-from apps.reports.charts import LEVEL_LABELS, gauge_svg
+from apps.reports.charts import LEVEL_LABELS, gauge_svg, vehicle_svg
 from apps.reports.citations import Citation, CitationBook
 from apps.review.engine.schemas import SEVERITY_ORDER, Finding, ReviewReport
 from apps.words import number_format
@@ -111,7 +111,9 @@ class VehicleRow(BaseModel):
     power_kw: str
     cooling: str
     cpu_arch: str
+    #: The drawing without its label, and the label ("4 × semi") printed beneath it as text.
     drawing: Svg
+    drawing_label: str
     domains: Svg
 
 
@@ -134,6 +136,7 @@ class RecommendationRow(BaseModel):
     why: str
     is_quoted: bool
     drawing: Svg | None
+    drawing_label: str = ""
 
 
 class LineRow(BaseModel):
@@ -353,7 +356,8 @@ def _vehicle_rows(report: ReviewReport) -> list[VehicleRow]:
                 power_kw="—" if s.power_kw is None else number_format(s.power_kw),
                 cooling=s.cooling.replace("_", " "),
                 cpu_arch="Arm" if s.cpu_arch == "arm" else s.cpu_arch,
-                drawing=card.drawing,
+                drawing=vehicle_svg(s.form_factor, label=card.drawing_label, labelled=False),
+                drawing_label=card.drawing_label,
                 domains=card.domains,
             )
         )
@@ -376,7 +380,8 @@ def _recommendation_row(report: ReviewReport) -> RecommendationRow | None:
         estimated_cost=money_format(rec.estimated_cost_usd, "USD"),
         why=rec.why,
         is_quoted=rec.is_quoted,
-        drawing=page.recommendation_drawing(report),
+        drawing=page.recommendation_drawing(report, labelled=False),
+        drawing_label=page.recommendation_drawing_label(report),
     )
 
 

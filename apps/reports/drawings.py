@@ -83,6 +83,8 @@ def _cell(index: int) -> tuple[int, int]:
 class VehicleCard:
     system: QuotedSystem
     vehicle: str
+    #: "2 × work van": what the drawing's label says (the PDF prints it as text beneath)
+    drawing_label: str
     drawing: str
     domains: SafeString
     domain_sentence: str
@@ -130,11 +132,13 @@ def vehicle_cards(systems: list[QuotedSystem]) -> list[VehicleCard]:
             power = f"{_power(system.power_kw)} each"
             if system.quantity > 1 and total is not None:
                 power += f", {_power(total)} for {system.quantity}"
+        label = f"{system.quantity} × {vehicle}"
         cards.append(
             VehicleCard(
                 system=system,
                 vehicle=vehicle,
-                drawing=vehicle_svg(system.form_factor, label=f"{system.quantity} × {vehicle}"),
+                drawing_label=label,
+                drawing=vehicle_svg(system.form_factor, label=label),
                 domains=nvlink_domain_svg(system.gpus_per_system, domain),
                 domain_sentence=sentence,
                 power_kw_total=total,
@@ -158,13 +162,20 @@ FORM_FACTOR_OF_VEHICLE = {
 }
 
 
-def recommendation_drawing(report: ReviewReport) -> str | None:
+def recommendation_drawing_label(report: ReviewReport) -> str:
+    """ "1 × work van": what the right fit's drawing is labelled ("" without a right fit)."""
+    rec = report.recommendation
+    return "" if rec is None else f"{rec.quantity} × {rec.vehicle or rec.name}"
+
+
+def recommendation_drawing(report: ReviewReport, *, labelled: bool = True) -> str | None:
     """The right-fit vehicle drawn like the quoted ones, so the two can be compared at a glance."""
     rec = report.recommendation
     if rec is None:
         return None
     form_factor = FORM_FACTOR_OF_VEHICLE.get(rec.vehicle, "")
-    return vehicle_svg(form_factor, label=f"{rec.quantity} × {rec.vehicle or rec.name}")
+    label = recommendation_drawing_label(report)
+    return vehicle_svg(form_factor, label=label, labelled=labelled)
 
 
 # --- charts and gauges ---------------------------------------------------------------------------

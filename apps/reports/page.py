@@ -26,6 +26,7 @@ from apps.reports.drawings import (  # noqa: F401
     gauges,
     nvlink_domain_svg,
     recommendation_drawing,
+    recommendation_drawing_label,
     vehicle_cards,
 )
 from apps.review.engine.schemas import SEVERITY_ORDER, Facility, Finding, ReviewReport, Workload

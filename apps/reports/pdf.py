@@ -2,15 +2,72 @@
 
 No Django here: the render child process (`apps.reports.sandbox`) imports this module alone, so a
 5,000-line quote that blows up WeasyPrint takes down a disposable child, not the worker.
+
+What does not change between two reports is kept per thread: the font configuration (Pango's
+font map, with the fonts it has opened and measured) and the report stylesheet parsed once per
+distinct content. The stylesheet's bytes are still read through the fetcher on every render, so
+the gate sees every URL and an edited report.css is parsed afresh, never served stale.
 """
 
 from __future__ import annotations
 
+import re
+import threading
 from pathlib import Path
 
-from weasyprint import HTML
+from weasyprint import CSS, HTML
+from weasyprint.text.fonts import FontConfiguration
 
 from apps.reports.fetcher import StaticAssetFetcher
+
+#: The one stylesheet link our report templates write (report.html, comparison.html).
+STYLESHEET_LINK = re.compile(r'<link rel="stylesheet" href="(asset:[\w/.-]+\.css)">')
+#: Parsed stylesheets kept per thread (report.css and, at most, an edited copy or two).
+PARSED_STYLESHEETS_KEPT = 4
+
+
+class _RenderKit(threading.local):
+    """One thread's font configuration and the stylesheets parsed with it."""
+
+    def __init__(self) -> None:
+        self.font_config = FontConfiguration()
+        self.stylesheets: dict[tuple[str, bytes], CSS] = {}
+
+    def stylesheet(self, url: str, body: bytes, fetcher: StaticAssetFetcher) -> CSS:
+        key = (url, body)
+        css = self.stylesheets.get(key)
+        if css is None:
+            if len(self.stylesheets) >= PARSED_STYLESHEETS_KEPT:
+                self.stylesheets.pop(next(iter(self.stylesheets)))
+            css = CSS(
+                string=body.decode(),
+                base_url=url,
+                url_fetcher=fetcher,
+                font_config=self.font_config,
+            )
+            self.stylesheets[key] = css
+        return css
+
+
+_kit = _RenderKit()
+
+
+def _stylesheet_split(html: str, fetcher: StaticAssetFetcher) -> tuple[str, list[CSS]]:
+    """`html` without its stylesheet link, and that stylesheet parsed (or kept from before).
+
+    Only when the document's one stylesheet is our `<link>`: with a second `<link>` or a
+    `<style>`, their order would matter, so WeasyPrint reads them all as it always does. A
+    stylesheet that imports another or loads a font is not kept (that file could change
+    underneath it)."""
+    links = STYLESHEET_LINK.findall(html)
+    if len(links) != 1 or html.count("<link") != 1 or "<style" in html:
+        return html, []
+    url = links[0]
+    response = fetcher.fetch(url)
+    body = response.read()
+    if b"@import" in body or b"@font-face" in body:
+        return html, []
+    return STYLESHEET_LINK.sub("", html, count=1), [_kit.stylesheet(url, body, fetcher)]
 
 
 def pdf_from_html(
@@ -26,7 +83,10 @@ def pdf_from_html(
     same stylesheet serves a customer in Frankfurt (210 × 297 mm) and one in Chicago (8.5 × 11 in).
     """
     fetcher = fetcher or StaticAssetFetcher(static_root, logo_root=logo_root)
-    document = HTML(string=html, base_url=None, url_fetcher=fetcher).render()
+    html, stylesheets = _stylesheet_split(html, fetcher)
+    document = HTML(string=html, base_url=None, url_fetcher=fetcher).render(
+        font_config=_kit.font_config, stylesheets=stylesheets
+    )
     # No attachments and no outbound links, whatever the HTML says: `<link rel=attachment>` and
     # `<a rel=attachment>` would embed a file, `<a href="http://…">` would send the reader away.
     document.metadata.attachments = []
