@@ -2,18 +2,22 @@
 asks for changes. One `Notification` per person (the in-app inbox) and the same words by email
 through Django's email framework (console in development, SMTP in production).
 
-Sent after the decision has committed: a mail server that is down loses an email (logged),
-never a decision.
+The inbox rows are written with the caller's work; the emails are one background task
+(`notification_email_task`, run by `db_worker`), enqueued once that work has committed: a
+rolled-back decision mails nothing, the request never waits for the mail server, and a mail
+server that is down loses an email (logged by the task), never a decision.
 """
 
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import send_mail
+from django.db import transaction
 from django.urls import reverse
 
 from apps.review.models import Notification, Review
@@ -39,13 +43,34 @@ def _send(
                 user=person, review=review, kind=kind, subject=subject, body=body
             )
         )
-        if not person.email:
+    mailed = [note.pk for note in notes if note.user.email]
+    if mailed:
+        transaction.on_commit(partial(notification_email_enqueue, notification_ids=mailed))
+    return notes
+
+
+def notification_email_enqueue(*, notification_ids: list[int]) -> None:
+    """One task for the whole batch (one decision, or one review that needs Finance)."""
+    from apps.review.tasks import notification_email_task
+
+    notification_email_task.enqueue(notification_ids)
+
+
+def notification_email_send(*, notification_ids: list[int]) -> int:
+    """The task's body: email each notification to its person, in order. A failure is logged
+    and the rest are still sent; returns how many were sent."""
+    sent = 0
+    notes = Notification.objects.filter(pk__in=notification_ids).select_related("user")
+    for note in sorted(notes, key=lambda n: notification_ids.index(n.pk)):
+        if not note.user.email:
             continue
         try:
-            send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [person.email])
+            send_mail(note.subject, note.body, settings.DEFAULT_FROM_EMAIL, [note.user.email])
         except OSError:
-            logger.exception("notification email to %s failed", person.email)
-    return notes
+            logger.exception("notification email to %s failed", note.user.email)
+        else:
+            sent += 1
+    return sent
 
 
 def _review_link(review: Review) -> str:

@@ -147,8 +147,8 @@ def review_decide(
 
 
 def _after_decision(review: Review, *, action: Action, reason: str, actor: User) -> None:
-    """After a decision has committed: tell the people it concerns (the inbox and email;
-    the webhooks were queued with the decision, above)."""
+    """After a decision has committed: tell the people it concerns (the inbox now, the email
+    by a task enqueued on commit; the webhooks were queued with the decision, above)."""
     if action == Action.RESUBMIT:
         notify_finance(review)
     else:

@@ -12,15 +12,32 @@ import pytest
 from aiosmtpd.controller import Controller
 from django.contrib.auth.models import User
 from django.core import mail
+from django.core.mail.backends.locmem import EmailBackend as LocmemBackend
+from django.db import transaction
+from django.tasks import task_backends
 from django.test import override_settings
 
 from apps.review import services
 from apps.review.engine.schemas import Facility, Workload
 from apps.review.models import Notification, ReviewStatus
+from apps.review.tasks import notification_email_task
 from apps.review.workflow import review_decide
 from tests.review.factories import quote_make, report_make, review_make
 
 pytestmark = pytest.mark.django_db
+
+
+class RecordingBackend(LocmemBackend):
+    """The locmem outbox, counting every send (each one a connection to a real SMTP server)."""
+
+    opened = 0
+
+    def send_messages(self, messages):
+        type(self).opened += 1
+        return super().send_messages(messages)
+
+
+OPENED_IS_RECORDED = {"default": {"BACKEND": f"{__name__}.RecordingBackend"}}
 
 
 @pytest.fixture
@@ -46,15 +63,18 @@ def test_finance_is_told_when_a_new_review_needs_it(
     assert [m.to for m in mail.outbox] == [["finance@example.com"]]
 
 
-def test_a_request_for_changes_tells_the_account_team(demo, people):
+def test_a_request_for_changes_tells_the_account_team(
+    demo, people, django_capture_on_commit_callbacks
+):
     review = review_make(organisation=demo["acme"], user=people["account"])
-    review_decide(
-        review_id=review.pk,
-        expected_version=1,
-        action="request_changes",
-        reason="Ask for the PCIe server",
-        actor=people["finance"],
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        review_decide(
+            review_id=review.pk,
+            expected_version=1,
+            action="request_changes",
+            reason="Ask for the PCIe server",
+            actor=people["finance"],
+        )
     note = Notification.objects.get(kind="decided")
     assert note.user == people["account"]
     assert note.subject == f"Changes requested: {review.quote}"
@@ -90,7 +110,9 @@ def smtp_server():
         controller.stop()
 
 
-def test_a_decision_is_mailed_through_a_real_smtp_server(demo, people, smtp_server):
+def test_a_decision_is_mailed_through_a_real_smtp_server(
+    demo, people, smtp_server, django_capture_on_commit_callbacks
+):
     controller, inbox = smtp_server
     review = review_make(organisation=demo["acme"], user=people["account"])
     smtp = {
@@ -99,7 +121,7 @@ def test_a_decision_is_mailed_through_a_real_smtp_server(demo, people, smtp_serv
             "OPTIONS": {"host": controller.hostname, "port": controller.port, "timeout": 5},
         }
     }
-    with override_settings(MAILERS=smtp):
+    with override_settings(MAILERS=smtp), django_capture_on_commit_callbacks(execute=True):
         review_decide(
             review_id=review.pk,
             expected_version=1,
@@ -117,7 +139,9 @@ def test_a_decision_is_mailed_through_a_real_smtp_server(demo, people, smtp_serv
     assert Notification.objects.filter(kind="decided", user=people["account"]).count() == 1
 
 
-def test_a_mail_server_that_is_down_loses_the_email_not_the_decision(demo, people):
+def test_a_mail_server_that_is_down_loses_the_email_not_the_decision(
+    demo, people, caplog, django_capture_on_commit_callbacks
+):
     review = review_make(organisation=demo["acme"], user=people["account"])
     down = {
         "default": {
@@ -125,7 +149,7 @@ def test_a_mail_server_that_is_down_loses_the_email_not_the_decision(demo, peopl
             "OPTIONS": {"host": "127.0.0.1", "port": _free_port(), "timeout": 2},
         }
     }
-    with override_settings(MAILERS=down):
+    with override_settings(MAILERS=down), django_capture_on_commit_callbacks(execute=True):
         decided = review_decide(
             review_id=review.pk,
             expected_version=1,
@@ -135,3 +159,64 @@ def test_a_mail_server_that_is_down_loses_the_email_not_the_decision(demo, peopl
         )
     assert decided.status == ReviewStatus.REJECTED
     assert Notification.objects.filter(kind="decided").count() == 1  # the inbox still has it
+    assert "notification email to account@example.com failed" in caplog.text
+
+
+def test_a_rolled_back_decision_mails_nothing(demo, people, django_capture_on_commit_callbacks):
+    review = review_make(organisation=demo["acme"], user=people["account"])
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        review_decide(
+            review_id=review.pk,
+            expected_version=1,
+            action="approve",
+            reason="Budgeted for Q1",
+            actor=people["finance"],
+        )
+        raise RuntimeError("the caller's transaction fails after the decision")
+    assert callbacks == [] and mail.outbox == []
+    assert not Notification.objects.exists()
+    review.refresh_from_db()
+    assert review.status == ReviewStatus.PENDING
+
+
+DUMMY_TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+
+
+def test_the_decision_enqueues_its_email_and_opens_no_mail_connection(
+    clients, demo, people, django_capture_on_commit_callbacks
+):
+    review = review_make(organisation=demo["acme"], user=people["account"])
+    RecordingBackend.opened = 0
+    with override_settings(TASKS=DUMMY_TASKS, MAILERS=OPENED_IS_RECORDED):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = clients["finance"].post(
+                f"/reviews/{review.uuid}/approve/",
+                {"version": 1, "reason": "Budgeted for Q1", "next": "/"},
+            )
+        assert response.status_code == 302
+        assert RecordingBackend.opened == 0 and mail.outbox == []
+        assert Notification.objects.filter(kind="decided").count() == 1  # the inbox: at once
+        (queued,) = task_backends["default"].results  # one email task for the decision
+        assert queued.task.name == "notification_email_task"
+        assert queued.task.call(*queued.args) == 1  # the worker's run: now the mail goes
+    assert RecordingBackend.opened == 1
+    assert [m.to for m in mail.outbox] == [["account@example.com"]]
+
+
+def test_the_email_task_logs_a_refused_mail_server_and_does_not_raise(demo, people, caplog):
+    note = Notification.objects.create(
+        user=people["account"], review=None, kind="decided", subject="Approved: Q", body="ok"
+    )
+    refused = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": "127.0.0.1", "port": _free_port(), "timeout": 2},
+        }
+    }
+    with override_settings(MAILERS=refused):
+        assert notification_email_task.call([note.pk]) == 0
+    assert "notification email to account@example.com failed" in caplog.text

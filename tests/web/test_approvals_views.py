@@ -67,15 +67,16 @@ def test_a_euro_review_shows_its_own_money_and_the_rate(clients, demo, people):
 
 
 def test_finance_approves_from_the_review_page_and_the_account_team_is_told(
-    clients, flagged, people
+    clients, flagged, people, django_capture_on_commit_callbacks
 ):
     page = clients["finance"].get(detail(flagged)).content.decode()
     assert 'id="decision"' in page and f'formaction="/reviews/{flagged.uuid}/approve/"' in page
     assert "Why Finance sees it" in page
-    response = clients["finance"].post(
-        f"/reviews/{flagged.uuid}/approve/",
-        {"version": flagged.version, "reason": "Budgeted for Q1", "next": detail(flagged)},
-    )
+    with django_capture_on_commit_callbacks(execute=True):  # the email task, after commit
+        response = clients["finance"].post(
+            f"/reviews/{flagged.uuid}/approve/",
+            {"version": flagged.version, "reason": "Budgeted for Q1", "next": detail(flagged)},
+        )
     assert response.status_code == 302 and response["Location"] == detail(flagged)
     flagged.refresh_from_db()
     assert flagged.status == ReviewStatus.APPROVED
