@@ -47,7 +47,12 @@ from apps.sites.http import HtmxHttpRequest
 from apps.sites.models import Role
 from apps.web.forms.quotes import LineCorrectionForm, QuoteFileForm
 from apps.web.forms.review import FacilityForm, WorkloadForm
-from apps.web.fragments import lines_fragment_key, report_fragment_key
+from apps.web.fragments import (
+    findings_group_key,
+    lines_fragment_key,
+    report_fragment_key,
+    vehicles_key,
+)
 from apps.web.views.finance import DECIDERS
 from apps.words.money import locale_name
 
@@ -162,8 +167,12 @@ def review_context(
         "verdict_label": page.VERDICT_LABELS[report.verdict],
         "counts": page.severity_counts(report),
         "gauges": page.gauges(report),
-        "groups": page.findings_grouped(report),
-        "vehicles": page.vehicle_cards(report.systems),
+        # Each check's findings and the vehicles are pieces a what-if mostly leaves alone,
+        # kept under a digest of what they are drawn from (apps.web.fragments); the cards are
+        # drawn only when their piece is not kept (the template calls `vehicles`).
+        "groups": [(g, findings_group_key(g)) for g in page.findings_grouped(report)],
+        "vehicles": functools.cache(functools.partial(page.vehicle_cards, report.systems)),
+        "vehicles_piece": vehicles_key(report.systems),
         "recommendation_drawing": page.recommendation_drawing(report),
         "sizing": page.sizing_rows(report, before=before),
         "charts": page.charts(report),
@@ -375,7 +384,12 @@ def review_preview_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
     preview.report = report.model_dump(mode="json")
     preview.workload = workload_form.workload.model_dump(mode="json")
     preview.facility = facility_form.facility.model_dump(mode="json")
-    context = {**review_context(request, preview, before=old), "preview": True}
+    # The results partial shows no form: the posted ones stand in for the fresh ones the
+    # whole page would build (each a deep copy of ~25 fields) and are never rendered.
+    context = review_context(
+        request, preview, before=old, workload_form=workload_form, facility_form=facility_form
+    )
+    context["preview"] = True
     return render(request, "review/detail.html#results", context)
 
 
