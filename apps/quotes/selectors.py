@@ -101,9 +101,7 @@ class _IntakeCache:
     SIZE = 32
 
     def __init__(self) -> None:
-        self._items: OrderedDict[tuple, tuple[CatalogSnapshot, QuoteIntake, bytes]] = (
-            OrderedDict()
-        )
+        self._items: OrderedDict[tuple, tuple[CatalogSnapshot, QuoteIntake, bytes]] = OrderedDict()
         self._lock = threading.Lock()
 
     @staticmethod
@@ -161,11 +159,15 @@ def quote_versions(*, quote: Quote) -> list[Quote]:
 
 def correction_of(row: QuoteLineCorrection | VendorLineCorrection) -> LineCorrection:
     """A stored correction as the reader takes it (blank fields keep the reading)."""
+    return _correction(row.role, row.system, row.gpu, row.gpus_per_system)
+
+
+def _correction(role: str, system: str, gpu: str, gpus_per_system: int | None) -> LineCorrection:
     return LineCorrection(
-        role=cast("LineRole", row.role) if row.role else None,
-        system=row.system or None,
-        gpu=row.gpu or None,
-        gpus_per_system=row.gpus_per_system,
+        role=cast("LineRole", role) if role else None,
+        system=system or None,
+        gpu=gpu or None,
+        gpus_per_system=gpus_per_system,
     )
 
 
@@ -222,6 +224,21 @@ def quote_corrections(*, quote: Quote) -> dict[int, LineCorrection]:
             row = remembered.get(line_key(part_number=pn, description=desc))
             if row is not None:
                 out[number] = correction_of(row)
-    for number, stack in corrections_standing(quote=quote).items():
-        out[number] = correction_of(stack[-1])
+    out.update(_corrections_in_force(quote=quote))
     return out
+
+
+def _corrections_in_force(*, quote: Quote) -> dict[int, LineCorrection]:
+    """{line number: the newest correction still standing}, as `corrections_standing` replays
+    the history, reading only the fields a correction carries (no person, no remembered row:
+    every re-run and what-if asks this for the intake's key)."""
+    stacks: dict[int, list[LineCorrection]] = {}
+    rows = QuoteLineCorrection.objects.filter(quote_line__quote=quote).order_by("created_at", "id")
+    fields = ("quote_line__line", "action", "role", "system", "gpu", "gpus_per_system")
+    for line, action, role, system, gpu, gpus_per_system in rows.values_list(*fields):
+        stack = stacks.setdefault(line, [])
+        if action == CorrectionAction.CORRECT:
+            stack.append(_correction(role, system, gpu, gpus_per_system))
+        elif stack:
+            stack.pop()
+    return {line: stack[-1] for line, stack in stacks.items() if stack}

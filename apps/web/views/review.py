@@ -125,10 +125,13 @@ def _previous_review(review: Review) -> Review | None:
 
 
 def _newer_review(review: Review) -> Review | None:
-    """The review of the vendor's next version of this quote: decisions happen there."""
+    """The review of the vendor's next version of this quote: decisions happen there. Only
+    what the page says of it (its link and its quote's version): most reviews have none, and
+    asking for every column of both tables cost more than the query."""
     return (
         Review.objects.filter(quote__previous_id=review.quote_id)
         .select_related("quote")
+        .only("uuid", "quote__version")
         .order_by("-created_at")
         .first()
     )
