@@ -375,7 +375,10 @@ def review_preview_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
     Exploring "what if 2,000 users?" must not touch the review Finance decided on: the
     preview stores nothing and keeps the version; "Save" (review_rerun_view) makes it real.
     """
-    review = get_object_or_404(reviews_visible(request.user), uuid=uuid)
+    # The results region reads the review, its quote and organisation: not the file, the
+    # previous version or the author the whole page's header names.
+    visible = reviews_for(Review.objects.select_related("quote", "organisation"), request.user)
+    review = get_object_or_404(visible, uuid=uuid)
     workload_form, facility_form = _edit_forms(request, review)
     if not (workload_form.is_valid() and facility_form.is_valid()):
         return _edit_form_again(request, review, workload_form, facility_form)
