@@ -72,7 +72,9 @@ def _results(response) -> str:
 
 
 def _check(body: str, check: str) -> str:
-    return re.search(rf'<details class="check[^>]*id="check-{check}".*?</details>', body, re.S)[0]
+    found = re.search(rf'<details class="check[^>]*id="check-{check}".*?</details>', body, re.S)
+    assert found is not None, check
+    return found[0]
 
 
 @pytest.fixture
