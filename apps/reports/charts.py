@@ -9,6 +9,7 @@ font-size). Each SVG has a `<title>` and `role="img"` so a screen reader says wh
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 
@@ -94,6 +95,7 @@ def gauge_needle_angle(level: str) -> float:
     return 180.0 - 45.0 * index - 22.5
 
 
+@functools.lru_cache(maxsize=512, typed=True)  # words in, the same drawing out
 def gauge_svg(level: str, *, label: str) -> str:
     """A blood-pressure gauge: four coloured quarters of a half circle and one needle.
 
@@ -580,6 +582,7 @@ DRAWINGS = {
 VEHICLE_DRAWING_H = 76
 
 
+@functools.lru_cache(maxsize=512, typed=True)  # words in, the same drawing out
 def vehicle_svg(form_factor: str, *, label: str, labelled: bool = True) -> str:
     """A small drawing of the vehicle a quoted system is: a DGX B200 is a semi, an NVL72 a train.
 

@@ -8,6 +8,7 @@ with one box around eight.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from django.utils.html import escape
@@ -34,6 +35,7 @@ COOLING_LABELS = COOLING_WORDS
 GPU_SIZE, GPU_GAP, GPUS_PER_ROW = 12, 4, 18
 
 
+@functools.lru_cache(maxsize=512, typed=True)  # two counts in, the same drawing out
 def nvlink_domain_svg(gpus: int, domain: int) -> SafeString:
     """The engines inside one vehicle, boxed by NVLink domain.
 

@@ -9,6 +9,7 @@ truck", with utilization 12 % in the sizing. The drawings are in `page_drawings`
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,7 +103,12 @@ def metric(key: str, value: Any) -> Metric:
 class FindingView:
     finding: Finding
     severity_label: str
-    metrics: list[Metric]
+
+    @functools.cached_property
+    def metrics(self) -> list[Metric]:
+        """Worded when first shown: a check whose findings the page already holds rendered
+        (apps.web.fragments) never words them."""
+        return [metric(k, v) for k, v in self.finding.metrics.items()]
 
     @property
     def has_workings(self) -> bool:
@@ -132,12 +138,7 @@ def findings_grouped(report: ReviewReport) -> list[FindingGroup]:
             continue
         findings = sorted(by_check[check], key=lambda f: -SEVERITY_ORDER.index(f.severity))
         label, question = words.check_label(check), CHECKS.get(check, ("", ""))[1]
-        views = [
-            FindingView(
-                f, SEVERITY_LABELS[f.severity], [metric(k, v) for k, v in f.metrics.items()]
-            )
-            for f in findings
-        ]
+        views = [FindingView(f, SEVERITY_LABELS[f.severity]) for f in findings]
         worst = findings[0].severity
         groups.append(FindingGroup(check, label, question, worst, SEVERITY_LABELS[worst], views))
     return groups

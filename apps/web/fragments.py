@@ -7,15 +7,24 @@ report, a correction, another role's view or a catalog match confirmed since giv
 by itself and nothing needs invalidating. None means "render it, keep nothing": a preview or a
 re-run (their "was" figures and every what-if are new each time), or a lines table with a form
 in it (the forms carry the person's CSRF token).
+
+Inside the report, the pieces a what-if mostly leaves alone (each check's findings, the quoted
+vehicles) are kept too, in this process (`PIECES`), under a digest of the very models they are
+drawn from: "what if 120 users?" moves the throughput and utilization findings but not the
+floor load, the cooling or the 18 vehicles, so a preview renders only what moved.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
-from apps.review.engine.schemas import ReviewReport
+from apps.reports.page import FindingGroup
+from apps.review.engine.schemas import QuotedSystem, ReviewReport
 
 #: Bump to drop every cached piece when the template's HTML for them changes.
 VERSION = "1"
@@ -56,3 +65,54 @@ def lines_fragment_key(
     ]
     quote = report.quote.model_dump_json()
     return "review-lines:" + _digest(VERSION, review_uuid, quote, rows, can_edit, internal)
+
+
+def findings_group_key(group: FindingGroup) -> str:
+    """One check's findings (`<details id="check-…">`): the check and its findings, in the
+    order shown; the labels, the worst severity and the metrics' words all follow from them."""
+    findings = [view.finding.model_dump_json() for view in group.findings]
+    return "review-check:" + _digest(VERSION, group.check, findings)
+
+
+def vehicles_key(systems: Sequence[QuotedSystem]) -> str:
+    """The quoted vehicles' cards and drawings: the systems the quote was read into."""
+    return "review-vehicles:" + _digest(VERSION, [s.model_dump_json() for s in systems])
+
+
+class PieceCache:
+    """Rendered report pieces by key, per process: least recently used out first, at most
+    SIZE pieces and BUDGET characters (a 1,000-line quote's vehicles are ~250,000)."""
+
+    SIZE = 512
+    BUDGET = 16_000_000
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[str, str] = OrderedDict()
+        self._chars = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            html = self._items.get(key)
+            if html is not None:
+                self._items.move_to_end(key)
+            return html
+
+    def put(self, key: str, html: str) -> None:
+        if len(html) > self.BUDGET // 8:
+            return  # one piece never pushes out everything else
+        with self._lock:
+            old = self._items.pop(key, None)
+            self._chars += len(html) - (len(old) if old is not None else 0)
+            self._items[key] = html
+            while len(self._items) > self.SIZE or self._chars > self.BUDGET:
+                _, dropped = self._items.popitem(last=False)
+                self._chars -= len(dropped)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._chars = 0
+
+
+PIECES = PieceCache()

@@ -9,6 +9,7 @@ so the engine can use it as freely as the templates.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from decimal import Decimal
@@ -249,6 +250,7 @@ CAPITALS: dict[str, str] = {
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
+@functools.lru_cache(maxsize=1024)  # a few dozen keys, asked for by every finding shown
 def metric_label(key: str) -> tuple[str, str]:
     """`nvlink_domain_memory_gb` -> ("NVLink domain memory", "GB"); `gpus_needed` ->
     ("GPUs needed", ""): the unit from the suffix, capitals kept, on every face."""

@@ -14,7 +14,7 @@ from apps.catalog.services import catalog_snapshot
 from apps.quotes.intake import quote_intake
 from apps.quotes.models import Quote, QuoteFile
 from apps.quotes.parsing import parse_upload
-from apps.quotes.selectors import quote_parsed_stored
+from apps.quotes.selectors import quote_intake_stored, quote_parsed_stored
 from apps.review.engine.errors import ReviewInputError
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
 from apps.review.models import Review
@@ -107,6 +107,27 @@ def test_the_stored_reading_gives_the_same_review_as_the_file(account, demo):
         catalog=catalog,
     )
     assert review_run(quote=review.quote, workload=workload, facility=facility) == from_file
+
+
+def test_every_run_of_a_kept_intake_gets_its_own_copy(account, demo):
+    """The intake is kept per process; each report gets its own summary, systems and line
+    problems (unpickled from the kept bytes), so what one caller does to its copy never
+    reaches the next review of the same quote."""
+    review = _upload(EXAMPLE, account, demo)
+    first = quote_intake_stored(quote=review.quote)
+    second = quote_intake_stored(quote=review.quote)
+    assert (first.summary, first.systems, first.line_problems) == (
+        second.summary,
+        second.systems,
+        second.line_problems,
+    )
+    assert first.summary is not second.summary and first.systems[0] is not second.systems[0]
+    first.systems[0].quantity += 5
+    first.summary.lines.clear()
+    first.line_problems.clear()
+    third = quote_intake_stored(quote=review.quote)
+    assert third.systems == second.systems and third.summary == second.summary
+    assert third.line_problems == second.line_problems
 
 
 def test_a_load_the_engine_cannot_size_writes_no_quote(account, demo):

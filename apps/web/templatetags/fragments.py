@@ -1,4 +1,6 @@
 """`{% cached_fragment key %}…{% endcached_fragment %}`: a piece of a page rendered once per key.
+`{% cached_piece key %}…{% endcached_piece %}`: the same for the small pieces inside a report
+that a what-if preview leaves alone, kept in this process (apps.web.fragments.PIECES).
 
 The key is computed by the view from everything the piece reads (apps/web/fragments.py), so
 the same key always means the same HTML; a falsy key renders the piece as usual and keeps
@@ -11,6 +13,8 @@ from __future__ import annotations
 from django import template
 from django.core.cache import caches
 from django.template.base import FilterExpression, NodeList, Parser, Token
+
+from apps.web.fragments import PIECES
 
 register = template.Library()
 
@@ -42,3 +46,29 @@ def cached_fragment(parser: Parser, token: Token) -> CachedFragmentNode:
     nodelist = parser.parse(("endcached_fragment",))
     parser.delete_first_token()
     return CachedFragmentNode(nodelist, parser.compile_filter(bits[1]))
+
+
+class CachedPieceNode(template.Node):
+    def __init__(self, nodelist: NodeList, key: FilterExpression) -> None:
+        self.nodelist = nodelist
+        self.key = key
+
+    def render(self, context: template.Context) -> str:
+        key = self.key.resolve(context)
+        if not key:
+            return self.nodelist.render(context)
+        html = PIECES.get(key)
+        if html is None:
+            html = self.nodelist.render(context)
+            PIECES.put(key, html)
+        return html
+
+
+@register.tag("cached_piece")
+def cached_piece(parser: Parser, token: Token) -> CachedPieceNode:
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("{% cached_piece key %} takes one key")
+    nodelist = parser.parse(("endcached_piece",))
+    parser.delete_first_token()
+    return CachedPieceNode(nodelist, parser.compile_filter(bits[1]))

@@ -47,7 +47,12 @@ from apps.sites.http import HtmxHttpRequest
 from apps.sites.models import Role
 from apps.web.forms.quotes import LineCorrectionForm, QuoteFileForm
 from apps.web.forms.review import FacilityForm, WorkloadForm
-from apps.web.fragments import lines_fragment_key, report_fragment_key
+from apps.web.fragments import (
+    findings_group_key,
+    lines_fragment_key,
+    report_fragment_key,
+    vehicles_key,
+)
 from apps.web.views.finance import DECIDERS
 from apps.words.money import locale_name
 
@@ -144,12 +149,14 @@ def _previous_review(review: Review) -> Review | None:
 
 def _newer_review(review: Review) -> Review | None:
     """The review of the vendor's next version of this quote: decisions happen there. No
-    query when the review was read with `has_newer` (review_page_queryset) and has none."""
+    query when the review was read with `has_newer` (review_page_queryset) and has none; else
+    only what the page says of it (its link and its quote's version)."""
     if getattr(review, "has_newer", True) is False:
         return None
     return (
         Review.objects.filter(quote__previous_id=review.quote_id)
         .select_related("quote")
+        .only("uuid", "quote__version")
         .order_by("-created_at")
         .first()
     )
@@ -160,6 +167,11 @@ def _once[T](build: Callable[..., T], *args: Any) -> Callable[[], T]:
     calls a callable it finds in the context ({{ gauges.finance }} then {{ gauges.facilities }}
     build the gauges once)."""
     return functools.cache(functools.partial(build, *args))
+
+
+def _groups_keyed(report: ReviewReport) -> list[tuple[page.FindingGroup, str]]:
+    """Each check's findings beside the key its kept piece is stored under."""
+    return [(g, findings_group_key(g)) for g in page.findings_grouped(report)]
 
 
 def review_context(
@@ -195,10 +207,14 @@ def review_context(
         "verdict_label": page.VERDICT_LABELS[report.verdict],
         "counts": page.severity_counts(report),
         # The report sections' view of the report, built only when the section is drawn: a
-        # page whose sections come from the fragment cache never builds them.
+        # page whose sections come from the fragment cache never builds them. Each check's
+        # findings and the vehicles are pieces a what-if mostly leaves alone, kept under a
+        # digest of what they are drawn from (apps.web.fragments); the cards are drawn only
+        # when their piece is not kept (the template calls `vehicles`).
         "gauges": _once(page.gauges, report),
-        "groups": _once(page.findings_grouped, report),
+        "groups": _once(_groups_keyed, report),
         "vehicles": _once(page.vehicle_cards, report.systems),
+        "vehicles_piece": vehicles_key(report.systems),
         "recommendation_drawing": _once(page.recommendation_drawing, report),
         "sizing": _once(functools.partial(page.sizing_rows, before=before), report),
         "charts": _once(page.charts, report),
@@ -398,7 +414,10 @@ def review_preview_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
     Exploring "what if 2,000 users?" must not touch the review Finance decided on: the
     preview stores nothing and keeps the version; "Save" (review_rerun_view) makes it real.
     """
-    review = get_object_or_404(reviews_visible(request.user), uuid=uuid)
+    # The results region reads the review, its quote and organisation: not the file, the
+    # previous version or the author the whole page's header names.
+    visible = reviews_for(Review.objects.select_related("quote", "organisation"), request.user)
+    review = get_object_or_404(visible, uuid=uuid)
     workload_form, facility_form = _edit_forms(request, review)
     if not (workload_form.is_valid() and facility_form.is_valid()):
         return _edit_form_again(request, review, workload_form, facility_form)
@@ -410,7 +429,12 @@ def review_preview_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
     preview.report = report.model_dump(mode="json")
     preview.workload = workload_form.workload.model_dump(mode="json")
     preview.facility = facility_form.facility.model_dump(mode="json")
-    context = {**review_context(request, preview, before=old), "preview": True}
+    # The results partial shows no form: the posted ones stand in for the fresh ones the
+    # whole page would build (each a deep copy of ~25 fields) and are never rendered.
+    context = review_context(
+        request, preview, before=old, workload_form=workload_form, facility_form=facility_form
+    )
+    context["preview"] = True
     return render(request, "review/detail.html#results", context)
 
 
