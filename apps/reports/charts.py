@@ -38,12 +38,15 @@ def _text(value: object) -> str:
     return str(escape(str(value)))
 
 
-def _svg(*, width: int, height: int, title: str, body: Iterable[str], kind: str) -> SafeString:
-    """Wrap already-built SVG elements; `title` is escaped here."""
+def _svg(
+    *, width: int, height: int, title: str, body: Iterable[str], kind: str, top: int = 0
+) -> SafeString:
+    """Wrap already-built SVG elements; `title` is escaped here. `top` > 0 shows the drawing from
+    that y down (`height` units of it): the band above held text now printed outside."""
     safe_title = _text(title)
     parts = [
         f'<svg xmlns="{SVG_NS}" class="chart chart-{kind}" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" role="img" aria-label="{safe_title}" '
+        f'viewBox="0 {top} {width} {height}" role="img" aria-label="{safe_title}" '
         f'font-family="{FONT}">',
         f"<title>{safe_title}</title>",
         *body,
@@ -95,12 +98,18 @@ def gauge_needle_angle(level: str) -> float:
     return 180.0 - 45.0 * index - 22.5
 
 
+#: How tall a gauge is without its two lines of text ("Finance", "Crisis") underneath.
+GAUGE_DIAL_H = 114
+
+
 @functools.lru_cache(maxsize=512, typed=True)  # words in, the same drawing out
-def gauge_svg(level: str, *, label: str) -> str:
+def gauge_svg(level: str, *, label: str, text_outside: bool = False) -> str:
     """A blood-pressure gauge: four coloured quarters of a half circle and one needle.
 
     "Facilities: crisis" puts the needle in the red quarter on the right, the way a 60 kW rack in a
-    room qualified for 2 kW should look to the person who has to power it.
+    room qualified for 2 kW should look to the person who has to power it. `text_outside=True`
+    (the PDF) draws the dial alone and leaves "Finance" and "Crisis" for the page to print under
+    it: WeasyPrint lays SVG text out letter by letter.
     """
     angle = gauge_needle_angle(level)
     body: list[str] = []
@@ -122,6 +131,9 @@ def gauge_svg(level: str, *, label: str) -> str:
     )
     body.append(f'<circle cx="{GAUGE_CX:.0f}" cy="{GAUGE_CY:.0f}" r="7" fill="{INK}"/>')
     level_text = LEVEL_LABELS[level]
+    title = f"{label}: {level_text}"
+    if text_outside:
+        return _svg(width=220, height=GAUGE_DIAL_H, title=title, body=body, kind="gauge")
     body.append(
         _label(GAUGE_CX, 128, label, size=13, anchor="middle", weight="bold", css_class="label")
     )
@@ -137,7 +149,7 @@ def gauge_svg(level: str, *, label: str) -> str:
             css_class="level",
         )
     )
-    return _svg(width=220, height=154, title=f"{label}: {level_text}", body=body, kind="gauge")
+    return _svg(width=220, height=154, title=title, body=body, kind="gauge")
 
 
 # --- demand against capacity --------------------------------------------------------------------
@@ -147,11 +159,26 @@ VALUE_X = BAR_X + BAR_W + 8
 CHART_W = 400
 
 
-def demand_capacity_svg(demand: float, capacity: float, *, unit: str, label: str) -> str:
+#: The band a chart's bold title takes at its top (y 0 to 18) when it is printed outside.
+CHART_TITLE_H = 18
+
+
+def demand_ratio(demand: float, capacity: float) -> str:
+    """The line under the two bars: "Demand is 50% of capacity"."""
+    if capacity > 0:
+        return f"Demand is {number_format(100 * demand / capacity)}% of capacity"
+    return "No capacity to serve the demand"
+
+
+def demand_capacity_svg(
+    demand: float, capacity: float, *, unit: str, label: str, text_outside: bool = False
+) -> str:
     """Two bars on one scale: what the load asks for, and what the quote can give.
 
     1,500 tokens/s asked of a quote that serves 3,000 draws the demand bar half as long as the
     capacity bar (the school bus half empty); 6,000 against 3,000 draws it twice as long, in red.
+    `text_outside=True` (the PDF) leaves out the title above and the ratio below (`label` and
+    `demand_ratio`), for the page to print as text.
     """
     demand = _check_amount("demand", demand)
     capacity = _check_amount("capacity", capacity)
@@ -159,10 +186,7 @@ def demand_capacity_svg(demand: float, capacity: float, *, unit: str, label: str
     demand_w, capacity_w = demand * scale, capacity * scale
     over = demand > capacity
     colour = OVER_COLOUR if over else OK_COLOUR
-    if capacity > 0:
-        ratio = f"Demand is {number_format(100 * demand / capacity)}% of capacity"
-    else:
-        ratio = "No capacity to serve the demand"
+    ratio = demand_ratio(demand, capacity)
     body = [
         _label(0, 14, label, size=13, weight="bold", css_class="label"),
         _label(0, 40, "Demand", size=12, fill=MUTED),
@@ -184,12 +208,18 @@ def demand_capacity_svg(demand: float, capacity: float, *, unit: str, label: str
     ]
     title = f"{label}: demand {number_format(demand)} {unit} against capacity "
     title += f"{number_format(capacity)} {unit}"
+    if text_outside:
+        top = CHART_TITLE_H
+        return _svg(
+            width=CHART_W, height=84 - top, title=title, body=body[1:-1], kind="demand", top=top
+        )
     return _svg(width=CHART_W, height=104, title=title, body=body, kind="demand")
 
 
 # --- rack power against the room's qualification -----------------------------------------------
 
 MAX_RACK_ICONS = 24
+RACK_POWER_TITLE = "Rack power"
 
 
 def rack_power_svg(
@@ -198,12 +228,14 @@ def rack_power_svg(
     *,
     racks_needed: int | None,
     racks_available: int | None,
+    text_outside: bool = False,
 ) -> str:
     """One rack's draw against the kW the room is qualified for, and racks needed vs available.
 
     The field guide's room "qualified for 2 kW rack and you want 60 kW": the bar runs thirty times
     past the dashed qualification line, in red. Below, one small rack per rack needed; the racks
-    beyond what the room has are red.
+    beyond what the room has are red. `text_outside=True` (the PDF) leaves out the title
+    (`RACK_POWER_TITLE`), for the page to print as text.
     """
     rack_kw = _check_amount("rack_kw", rack_kw)
     qualified_kw = _check_amount("qualified_kw", qualified_kw)
@@ -216,7 +248,7 @@ def rack_power_svg(
     if over and qualified_kw > 0:
         summary += f" · {number_format(rack_kw / qualified_kw)}× over"
     body = [
-        _label(0, 14, "Rack power", size=13, weight="bold", css_class="label"),
+        _label(0, 14, RACK_POWER_TITLE, size=13, weight="bold", css_class="label"),
         _label(0, 40, "Per rack", size=12, fill=MUTED),
         f'<rect class="bar-track" x="{BAR_X}" y="27" width="{BAR_W}" height="18" fill="{TRACK}"/>',
         f'<rect class="bar-rack" x="{BAR_X}" y="27" width="{rack_w:.2f}" height="18" '
@@ -236,6 +268,11 @@ def rack_power_svg(
         title += f"; {racks_needed} racks needed"
         if racks_available is not None:
             title += f", {racks_available} available"
+    if text_outside:
+        top = CHART_TITLE_H
+        return _svg(
+            width=CHART_W, height=height - top, title=title, body=body[1:], kind="rack", top=top
+        )
     return _svg(width=CHART_W, height=height, title=title, body=body, kind="rack")
 
 
@@ -270,12 +307,33 @@ RACK_COL_W, RACK_COL_GAP, RACK_COL_H = 22.0, 8.0, 120.0
 MAX_RACK_COLUMNS = 12
 
 
-def rack_row_svg(racks: Sequence[RackLoad]) -> SafeString:
+RACK_ROW_TITLE = "Racks against their limit"
+
+
+def rack_row_words(racks: Sequence[RackLoad]) -> str:
+    """The line under the columns: "4 racks · limit 15 kW"."""
+    shown = racks[:MAX_RACK_COLUMNS]
+    unusable = sum(not r.usable for r in racks)
+    limits = {r.limit_kw for r in racks if r.limit_kw is not None}
+    words = [f"{len(racks)} rack{'s' if len(racks) != 1 else ''}"]
+    if limits:
+        words.append(f"limit {' / '.join(number_format(v) for v in sorted(limits))} kW")
+    if any(r.liquid_kw for r in racks):
+        words.append("blue: liquid, amber: air")
+    if unusable:
+        words.append(f"{unusable} cannot be used (crossed out)")
+    if len(racks) > len(shown):
+        words.append(f"first {len(shown)} drawn")
+    return " · ".join(words)
+
+
+def rack_row_svg(racks: Sequence[RackLoad], *, text_outside: bool = False) -> SafeString:
     """Each rack as a column: its kW (liquid share blue, air share amber) up to the dashed line of
     its limit; a rack none of whose systems it can take is crossed out in red.
 
     Four DGX B200 in a 2 kW room draw as one crossed-out column 28.6 times its line; an NVL72 in a
-    150 kW liquid hall as one column, 80 % blue, under its line.
+    150 kW liquid hall as one column, 80 % blue, under its line. `text_outside=True` (the PDF)
+    leaves out the title above and the line below (`RACK_ROW_TITLE`, `rack_row_words`).
     """
     if not racks:
         raise ValueError("no racks to draw")
@@ -283,7 +341,7 @@ def rack_row_svg(racks: Sequence[RackLoad]) -> SafeString:
     top = max(max(r.kw, r.limit_kw or 0.0) for r in shown) or 1.0
     scale = RACK_COL_H / top
     base_y, left = 30.0 + RACK_COL_H, 40.0
-    body = [_label(0, 14, "Racks against their limit", size=13, weight="bold", css_class="label")]
+    body = [_label(0, 14, RACK_ROW_TITLE, size=13, weight="bold", css_class="label")]
     for index, rack in enumerate(shown):
         for name, amount in (("kw", rack.kw), ("liquid_kw", rack.liquid_kw)):
             _check_amount(name, amount)
@@ -325,24 +383,23 @@ def rack_row_svg(racks: Sequence[RackLoad]) -> SafeString:
                 css_class="rack-kw",
             )
         )
-    unusable = sum(not r.usable for r in racks)
-    limits = {r.limit_kw for r in racks if r.limit_kw is not None}
-    words = [f"{len(racks)} rack{'s' if len(racks) != 1 else ''}"]
-    if limits:
-        words.append(f"limit {' / '.join(number_format(v) for v in sorted(limits))} kW")
-    if any(r.liquid_kw for r in racks):
-        words.append("blue: liquid, amber: air")
-    if unusable:
-        words.append(f"{unusable} cannot be used (crossed out)")
-    if len(racks) > len(shown):
-        words.append(f"first {len(shown)} drawn")
-    body.append(_label(0, base_y + 32, " · ".join(words), size=11, css_class="figures"))
+    body.append(_label(0, base_y + 32, rack_row_words(racks), size=11, css_class="figures"))
     title = "Racks: " + "; ".join(
         f"{number_format(r.kw)} kW"
         + (f" of {number_format(r.limit_kw)} kW" if r.limit_kw is not None else "")
         + ("" if r.usable else " (cannot be used)")
         for r in shown
     )
+    if text_outside:
+        top = 24
+        return _svg(
+            width=CHART_W,
+            height=int(base_y + 20) - top,
+            title=title,
+            body=body[1:-1],
+            kind="rack-row",
+            top=top,
+        )
     return _svg(width=CHART_W, height=int(base_y + 40), title=title, body=body, kind="rack-row")
 
 

@@ -121,6 +121,9 @@ class ChartRow(BaseModel):
     key: str
     svg: Svg
     caption: str
+    #: Printed above and below the drawing, which leaves them out (apps.reports.drawings.charts)
+    title: str = ""
+    summary: str = ""
 
 
 class RecommendationRow(BaseModel):
@@ -449,13 +452,16 @@ def report_context_build(
                 level=pressure.level,
                 level_label=LEVEL_LABELS[pressure.level],
                 reasons=pressure.reasons,
-                gauge=gauge_svg(pressure.level, label=who),
+                gauge=gauge_svg(pressure.level, label=who, text_outside=True),
             )
             for who, pressure in (("Finance", bp.finance), ("Facilities", bp.facilities))
         ],
         findings=findings,
         sizing=[Row(label=r.label, value=r.value, unit=r.unit) for r in page.sizing_rows(report)],
-        charts=[ChartRow(key=c.key, svg=c.svg, caption=c.caption) for c in page.charts(report)],
+        charts=[
+            ChartRow(key=c.key, svg=c.svg, caption=c.caption, title=c.title, summary=c.summary)
+            for c in page.charts(report, text_outside=True)
+        ],
         recommendation=_recommendation_row(report),
         lines=_line_rows(report),
         sources=sources,

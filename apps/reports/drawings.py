@@ -15,12 +15,16 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from apps.reports.charts import (
+    RACK_POWER_TITLE,
+    RACK_ROW_TITLE,
     buy_rent_svg,
     demand_capacity_svg,
+    demand_ratio,
     gauge_svg,
     number_format,
     rack_power_svg,
     rack_row_svg,
+    rack_row_words,
     vehicle_name,
     vehicle_svg,
 )
@@ -188,10 +192,18 @@ class Chart:
     key: str
     svg: str
     caption: str
+    #: With `text_outside`: the bold line above the drawing and the line of figures under it,
+    #: which the drawing then leaves out ("" where it has none).
+    title: str = ""
+    summary: str = ""
 
 
-def charts(report: ReviewReport) -> list[Chart]:
-    """Demand against capacity where both are known, and the rack against the room."""
+def charts(report: ReviewReport, *, text_outside: bool = False) -> list[Chart]:
+    """Demand against capacity where both are known, and the rack against the room.
+
+    `text_outside=True` (the PDF): each chart's title and summary line as `Chart.title` and
+    `Chart.summary` instead of SVG text, which WeasyPrint lays out letter by letter."""
+    out = text_outside
     sizing, workload, facility = report.sizing, report.workload, report.facility
     drawn: list[Chart] = []
     domain_job = (
@@ -201,19 +213,16 @@ def charts(report: ReviewReport) -> list[Chart]:
     )
     if domain_job is not None and sizing.nvlink_domain_memory_gb is not None:
         serving = workload is not None and workload.kind.is_inference
+        label = (
+            "One model copy against one NVLink domain"
+            if serving
+            else "Biggest job against one NVLink domain"
+        )
+        capacity = sizing.nvlink_domain_memory_gb
         drawn.append(
             Chart(
                 "memory",
-                demand_capacity_svg(
-                    domain_job,
-                    sizing.nvlink_domain_memory_gb,
-                    unit="GB",
-                    label=(
-                        "One model copy against one NVLink domain"
-                        if serving
-                        else "Biggest job against one NVLink domain"
-                    ),
-                ),
+                demand_capacity_svg(domain_job, capacity, unit="GB", label=label, text_outside=out),
                 (
                     "A copy of the model and one conversation must ride in one coupled vehicle; "
                     "more users ride in more copies. Past the dashed line a copy is split."
@@ -221,20 +230,19 @@ def charts(report: ReviewReport) -> list[Chart]:
                     else "The job must ride in one coupled vehicle: past the dashed line it "
                     "is split."
                 ),
+                *_outside(out, label, demand_ratio(domain_job, capacity)),
             )
         )
     if workload is not None and sizing.max_concurrent_users is not None:
         speed = number_format(workload.tokens_per_sec_per_user)
+        label = f"Users at {speed} tokens/s each"
+        asked, served = workload.concurrent_users, sizing.max_concurrent_users
         drawn.append(
             Chart(
                 "users",
-                demand_capacity_svg(
-                    workload.concurrent_users,
-                    sizing.max_concurrent_users,
-                    unit="users",
-                    label=f"Users at {speed} tokens/s each",
-                ),
+                demand_capacity_svg(asked, served, unit="users", label=label, text_outside=out),
                 "Seats on the bus: users asked for against users the quote serves at that speed.",
+                *_outside(out, label, demand_ratio(asked, served)),
             )
         )
     if workload is not None and workload.fp64_tflops and sizing.fp64_tflops is not None:
@@ -242,9 +250,14 @@ def charts(report: ReviewReport) -> list[Chart]:
             Chart(
                 "fp64",
                 demand_capacity_svg(
-                    workload.fp64_tflops, sizing.fp64_tflops, unit="TFLOPS", label="FP64"
+                    workload.fp64_tflops,
+                    sizing.fp64_tflops,
+                    unit="TFLOPS",
+                    label="FP64",
+                    text_outside=out,
                 ),
                 "Sustained 64-bit rate the science needs against what the engines give.",
+                *_outside(out, "FP64", demand_ratio(workload.fp64_tflops, sizing.fp64_tflops)),
             )
         )
     qualified = (facility.rack_power_kw if facility is not None else None) or sizing.usable_rack_kw
@@ -262,18 +275,21 @@ def charts(report: ReviewReport) -> list[Chart]:
                     sizing.usable_rack_kw or qualified,
                     racks_needed=sizing.racks_needed,
                     racks_available=facility.racks_available,
+                    text_outside=out,
                 ),
                 "One rack's draw against the kW the room is qualified for.",
+                *_outside(out, RACK_POWER_TITLE, ""),
             )
         )
     if sizing.racks:
         drawn.append(
             Chart(
                 "rack-row",
-                rack_row_svg(sizing.racks),
+                rack_row_svg(sizing.racks, text_outside=out),
                 "Each rack as the quote fills it, against its limit (dashed); blue is heat into "
                 "the liquid loop, amber into the room's air; a crossed-out rack cannot take even "
                 "one of its systems.",
+                *_outside(out, RACK_ROW_TITLE, rack_row_words(sizing.racks)),
             )
         )
     if sizing.buy_or_rent is not None:
@@ -287,6 +303,11 @@ def charts(report: ReviewReport) -> list[Chart]:
             )
         )
     return drawn
+
+
+def _outside(text_outside: bool, title: str, summary: str) -> tuple[str, str]:
+    """A chart's (title, summary) when the page prints them, ("", "") when its SVG does."""
+    return (title, summary) if text_outside else ("", "")
 
 
 @dataclass(frozen=True)

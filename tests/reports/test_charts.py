@@ -224,3 +224,16 @@ def test_vehicles_differ() -> None:
 )
 def test_number_format(value: float, text: str) -> None:
     assert number_format(value) == text
+
+
+@pytest.mark.parametrize("level", list(LEVEL_COLOURS))
+def test_a_gauge_without_its_text_is_the_same_dial(level: str) -> None:
+    # The PDF prints "Finance" and the level under the dial as text (report.html).
+    full, dial = (
+        parse(gauge_svg(level, label="Finance")),
+        parse(gauge_svg(level, label="Finance", text_outside=True)),
+    )
+    assert not list(dial.iter(f"{{{NS['svg']}}}text"))
+    strip = [el for el in full if el.tag != f"{{{NS['svg']}}}text"]
+    assert [ET.tostring(el) for el in strip] == [ET.tostring(el) for el in dial]
+    assert dial.get("viewBox") == "0 0 220 114"

@@ -5,6 +5,7 @@ copies); for training it is the whole job. Drawing the whole inference job again
 made a passing quote look split (a work van of 96 GB cards "at 258 %").
 """
 
+import html
 import re
 
 import pytest
@@ -57,3 +58,28 @@ def test_training_domain_memory_is_the_whole_job(catalog):
     assert "Biggest job against one NVLink domain" in chart.svg
     # 512 GB of a 1,546.2 GB domain (8 x 180 GiB = 8 x 193.27 GB, HBM is binary) = 33.1 %
     assert re.search(r"33\.1\s*%", chart.svg)
+
+
+def _svg_texts(svg: str) -> list[str]:
+    return [html.unescape(t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)]
+
+
+def test_the_pdf_prints_each_charts_title_and_summary_as_text_the_svg_leaves_out(catalog):
+    # The page's charts draw every word in SVG; the PDF's (text_outside) carry the title and the
+    # line of figures as `title` / `summary` and draw the rest: together, the same words.
+    report = run(catalog, [quoted_system(catalog, "rtx-pro-server-8x")], RAG, SERVER_ROOM)
+    drawn = page.charts(report)
+    printed = page.charts(report, text_outside=True)
+    assert [c.key for c in printed] == [c.key for c in drawn]
+    assert {"memory", "users", "rack", "rack-row"} <= {c.key for c in printed}
+    for inside, outside in zip(drawn, printed, strict=True):
+        assert inside.title == inside.summary == ""
+        assert outside.caption == inside.caption
+        words = _svg_texts(outside.svg)
+        assert outside.title and outside.title not in words
+        assert outside.summary not in words
+        moved = [outside.title] + ([outside.summary] if outside.summary else [])
+        assert sorted(words + moved) == sorted(_svg_texts(inside.svg))
+    memory = next(c for c in printed if c.key == "memory")
+    assert memory.title == "One model copy against one NVLink domain"
+    assert re.fullmatch(r"Demand is [\d.]+% of capacity", memory.summary)
