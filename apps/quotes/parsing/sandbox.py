@@ -22,6 +22,7 @@ writes it, so the parent can work on the first lines while the child reads the r
 from __future__ import annotations
 
 import atexit
+import io
 import json
 import os
 import subprocess
@@ -172,24 +173,7 @@ def sandbox_run_warm(
     """``sandbox_run`` for a script that takes its arguments from stdin's first line when it
     gets none on its command line (``sheet_worker.py``): the child was started ahead of time
     (module doc). Other limits than the default run as ``sandbox_run`` does."""
-    limits = limits or WARM_LIMITS
-    if limits != WARM_LIMITS:
-        return sandbox_run(script, data, limits=limits, args=args)
-    child = _spare_take(script, limits) or _spare_start(script, limits)
-    try:
-        request = json.dumps(list(args)).encode() + b"\n" + data
-        try:
-            stdout, stderr = child.communicate(request, timeout=limits.wall_seconds)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.communicate()
-            raise SandboxLimitError(
-                f"took longer than {limits.wall_seconds:g} s and was stopped"
-            ) from None
-        return _finished(child.returncode, stdout, stderr, limits)
-    finally:
-        _spare_end(child)
-        _spare_leave(script, limits)
+    return b"".join(sandbox_lines_warm(script, data, limits=limits, args=args))
 
 
 def sandbox_lines_warm(
@@ -199,13 +183,13 @@ def sandbox_lines_warm(
     limits: SandboxLimits | None = None,
     args: tuple[str, ...] = (),
 ) -> Iterator[bytes]:
-    """``sandbox_run_warm``'s answer, one line at a time (without its newline) as soon as the
+    """``sandbox_run_warm``'s answer, one line at a time (with its newline) as soon as the
     child writes it. The same child, limits and errors: ``SandboxLimitError`` (a timeout, a
     signal, a non-zero exit) is raised once every line is handed over, so a caller keeps
     nothing of what came before it. The wall limit counts from this call."""
     limits = limits or WARM_LIMITS
     if limits != WARM_LIMITS:
-        yield from sandbox_run(script, data, limits=limits, args=args).split(b"\n")
+        yield from io.BytesIO(sandbox_run(script, data, limits=limits, args=args))
         return
     child = _spare_take(script, limits) or _spare_start(script, limits)
     late = threading.Event()
@@ -228,8 +212,7 @@ def sandbox_lines_warm(
             child.stdin.close()
         except (BrokenPipeError, OSError):
             pass  # it died (or was stopped) before reading it all: its exit says why
-        for line in child.stdout:
-            yield line.rstrip(b"\n")
+        yield from child.stdout
         child.wait()
         drain.join()
         if late.is_set():

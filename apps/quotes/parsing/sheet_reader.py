@@ -55,9 +55,10 @@ def sheet_parse(
     output = b""
     broken = False
     try:
-        for record in sandbox_lines_warm(
+        for written in sandbox_lines_warm(
             WORKER, data, limits=limits, args=(kind, file_name, delimiter or "", sheet or "")
         ):
+            record = written.rstrip(b"\n")
             if not record.startswith(b"L") or output or broken:
                 # The answer, once and last (a line after it: not a worker's answer).
                 broken = broken or (bool(output) and bool(record))
