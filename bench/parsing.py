@@ -8,8 +8,9 @@ CPU time, which a busy shared machine does not inflate. Memory is measured first
 intake alone: `peak_above_baseline_mb` is the peak resident set during it minus the resident
 set just before (Python, Django, the catalog and the file's bytes), the goal's figure;
 `tracemalloc_peak_mb` is the Python allocations' peak for the same work (measured last, on its
-own run). The sandbox child that reads the cells is a process of its own, not counted here; it
-was started by the previous read (`sandbox_run_warm`), as a worker's is.
+own run). The sandbox child that reads a workbook's cells is a process of its own, not counted
+here; it was started by the previous read (`sandbox_lines_warm`), as a worker's is, and its
+lines are matched as it sends them. A CSV is read in this process.
 `peak_rss_mb` is the whole child's peak by the end, every run included.
 
     python -m bench.parsing csv|xlsx|readers

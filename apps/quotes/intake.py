@@ -63,8 +63,23 @@ def quote_intake(
     """Parse, match and read a quote file (``sheet``: the workbook sheet the person chose).
     Raises ``QuoteParseError`` for a file we cannot read (the message names the file, row and
     column), ``SheetChoiceNeeded`` when two sheets look like quotes and none was named."""
-    parsed = parse_upload(data, filename, delimiter=delimiter, sheet=sheet)
-    return quote_intake_parsed(parsed, catalog, mappings=mappings, corrections=corrections)
+    # A workbook's lines are matched in batches while the sandbox child reads the rest
+    # (sheet_reader.sheet_parse): the child's time and the matcher's overlap.
+    matches: list[LineMatch] = []
+    seen: dict[tuple[str, str], LineMatch] = {}
+
+    def batch_match(batch: list[ParsedLine]) -> None:
+        pairs = [(line.part_number, line.description) for line in batch]
+        matches.extend(lines_match(pairs, catalog, mappings=mappings, seen=seen))
+
+    parsed = parse_upload(data, filename, delimiter=delimiter, sheet=sheet, on_lines=batch_match)
+    return quote_intake_parsed(
+        parsed,
+        catalog,
+        mappings=mappings,
+        corrections=corrections,
+        matches=matches if len(matches) == len(parsed.lines) else None,
+    )
 
 
 def quote_intake_parsed(
@@ -73,15 +88,19 @@ def quote_intake_parsed(
     *,
     mappings: Mapping[str, PartRef] | None = None,
     corrections: Mapping[int, LineCorrection] | None = None,
+    matches: list[LineMatch] | None = None,
 ) -> QuoteIntake:
     """Match and read an already parsed quote (the upload service parses first, to learn
     the vendor whose confirmed mappings apply). ``corrections`` are the account team's, by
-    1-based line number, applied over the reading (a corrected line says ``corrected``)."""
-    matches = lines_match(
-        [(line.part_number, line.description) for line in parsed.lines],
-        catalog,
-        mappings=mappings,
-    )
+    1-based line number, applied over the reading (a corrected line says ``corrected``).
+    ``matches``: the lines' matches under the same ``mappings``, one per line, when the
+    caller matched them already (``quote_intake``, while the file was read)."""
+    if matches is None:
+        matches = lines_match(
+            [(line.part_number, line.description) for line in parsed.lines],
+            catalog,
+            mappings=mappings,
+        )
     reading = bom_read(parsed, catalog, matches=matches, corrections=corrections)
     rows_by_line = {row.line: row for row in reading.rows if row.line is not None}
     lines_out = [

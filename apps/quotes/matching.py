@@ -407,11 +407,15 @@ def lines_match(
     catalog: CatalogSnapshot,
     *,
     mappings: Mapping[str, PartRef] | None = None,
+    seen: dict[tuple[str, str], LineMatch] | None = None,
 ) -> list[LineMatch]:
     """Match many (part number, description) pairs; identical lines are matched once, so a
-    10,000-line quote of repeated cables costs one rapidfuzz pass per distinct line."""
+    10,000-line quote of repeated cables costs one rapidfuzz pass per distinct line.
+    ``seen``: the matches of earlier batches of the same quote under the same catalog and
+    ``mappings`` (filled in here), so a line repeated across batches is matched once too."""
     index = match_index(catalog)
-    seen: dict[tuple[str, str], LineMatch] = {}
+    if seen is None:
+        seen = {}
     out: list[LineMatch] = []
     for pn, desc in lines:
         key = (pn, desc)

@@ -230,3 +230,42 @@ def test_mappings_pass_through_to_matching(catalog):
     )
     assert intake.summary.lines[0].sku == "l40s"
     assert intake.systems[0].gpus_per_system == 4
+
+
+def test_lines_matched_while_the_workbook_is_read_match_as_after_it(catalog, tmp_path):
+    # quote_intake matches each batch the sandbox child sends while it reads on
+    # (sheet_reader.sheet_parse); the intake must be the one of matching the parsed quote.
+    import openpyxl
+
+    from apps.quotes.parsing import parse_upload
+    from apps.quotes.parsing.table import LINE_BATCH
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["Part Number", "Description", "Qty", "Unit Price"])
+    for n in range(LINE_BATCH * 2 + 300):
+        sheet.append(
+            [
+                ["DGXB-G1440+P2CMI36", "NVIDIA DGX B200", 1, 515000],
+                ["", "Cable 3 m", 4, 12],
+                [f"X-{n % 700}", f"custom bracket {n % 700}", 1, 5],
+            ][n % 3]
+        )
+    book.save(tmp_path / "q.xlsx")
+    data = (tmp_path / "q.xlsx").read_bytes()
+    streamed = quote_intake(data, "q.xlsx", catalog)
+    assert streamed == quote_intake_parsed(parse_upload(data, "q.xlsx"), catalog)
+    assert len(streamed.matches) == LINE_BATCH * 2 + 300
+
+
+def test_a_csv_is_read_without_a_child(monkeypatch):
+    # Python's csv module, in this process (RELIABILITY 9-13 ask a subprocess of PDFs; the
+    # workbooks' native reader keeps its child).
+    from apps.quotes.parsing import parse_upload, sheet_reader
+
+    def no_child(*args, **kwargs):
+        raise AssertionError("a CSV went to the sandbox child")
+
+    monkeypatch.setattr(sheet_reader, "sheet_parse", no_child)
+    data = (EXAMPLES / "spark-one-developer" / "quote.csv").read_bytes()
+    assert parse_upload(data, "quote.csv").lines

@@ -10,15 +10,19 @@ What a caller does with an error:
   table: keep the original, status NEEDS_MANUAL.
 - ``internal`` True — an unexpected exception was wrapped (logged with its traceback); the
   fuzz tests assert this never happens.
-Every reader runs in a sandboxed child (``sandbox.py``): PDFs through ``pdf_worker``, CSV and
-XLSX through ``sheet_worker``. ``detect.type_detect`` alone gives the verdict on the file
-type (and refuses bombs) before anything is stored. ``ParsedQuote.encoding_fallback`` True
+PDFs and workbooks are read in a sandboxed child (``sandbox.py``): PDFs through
+``pdf_worker``, XLSX/XLS/XLSB/ODS through ``sheet_worker``. A CSV is read in this process by
+Python's own ``csv`` module (no native parser a file could crash; bounded by the upload size,
+the row, column and field limits), with the same errors as in the child.
+``detect.type_detect`` alone gives the verdict on the file type (and refuses bombs) before
+anything is stored. ``ParsedQuote.encoding_fallback`` True
 means the CSV was read as Windows-1252: show the preview before anyone trusts "Stück" and "€".
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from apps.quotes.parsing.errors import QuoteParseError, SheetChoiceNeeded
 from apps.quotes.parsing.schemas import FIELDS, ParsedLine, ParsedQuote
@@ -36,14 +40,21 @@ __all__ = [
 
 
 def parse_upload(
-    data: bytes, filename: str, *, delimiter: str | None = None, sheet: str | None = None
+    data: bytes,
+    filename: str,
+    *,
+    delimiter: str | None = None,
+    sheet: str | None = None,
+    on_lines: Callable[[list[ParsedLine]], None] | None = None,
 ) -> ParsedQuote:
     """Parse an uploaded vendor quote by its content (CSV, a workbook or PDF).
 
     ``filename`` is used for messages and to catch a file whose extension contradicts its
     content; ``delimiter`` forces the CSV delimiter after the user resolved an ambiguity, and
     ``sheet`` the workbook sheet when two looked like quotes (``SheetChoiceNeeded``, a
-    ``QuoteParseError`` that lists them). Raises only ``QuoteParseError``.
+    ``QuoteParseError`` that lists them). Raises only ``QuoteParseError``. ``on_lines`` is
+    given the lines of a workbook in batches while the sandbox child still reads
+    (``sheet_reader.sheet_parse``); the quote returned holds them all, whoever got them.
     """
     from apps.quotes.parsing.detect import type_detect
     from apps.quotes.parsing.sheet_reader import sheet_parse
@@ -59,10 +70,19 @@ def parse_upload(
         from apps.quotes.parsing.pdf_reader import pdf_parse
 
         return pdf_parse(data, file_name=name)
-    # CSV and workbooks (XLSX, XLS, XLSB, ODS) are read in the sandbox child too: a 5 KB
-    # workbook can claim 16,384 × 1,048,576 cells, and a reader that believes it must not take
-    # the web process down.
-    return sheet_parse(data, kind=kind, file_name=name, delimiter=delimiter, sheet=sheet)
+    if kind == "csv":
+        # Pure Python over at most QUOTE_MAX_UPLOAD_BYTES, refused past 20,000 rows or 100
+        # columns (RELIABILITY 9-12): nothing a child would protect the web process from,
+        # and ~0.5 s of a 10,000-line quote's wall clock saved (bench/README.md, parsing).
+        from apps.quotes.parsing.readers_local import sheet_parse_local
+
+        return sheet_parse_local(data, kind=kind, file_name=name, delimiter=delimiter)
+    # Workbooks (XLSX, XLS, XLSB, ODS) are read in the sandbox child: a 5 KB workbook can
+    # claim 16,384 × 1,048,576 cells, and a native reader that believes it must not take the
+    # web process down.
+    return sheet_parse(
+        data, kind=kind, file_name=name, delimiter=delimiter, sheet=sheet, on_lines=on_lines
+    )
 
 
 def _display_name(filename: str) -> str:

@@ -1,8 +1,9 @@
 """The readers as they run inside the sandbox child: CSV or XLSX bytes → ``ParsedQuote``.
 
-Only ``sheet_worker.py`` (in the child) and the readers' own unit tests call this directly;
-``parse_upload`` always goes through the child, so the web process never allocates for a
-spreadsheet it has not bounded.
+``sheet_worker.py`` (in the child), the readers' own unit tests and ``parse_upload`` for a CSV
+(Python's csv module, bounded by the upload size and the row and column limits) call this
+directly; ``parse_upload`` sends every workbook to the child, so the web process never
+allocates for a workbook it has not bounded.
 """
 
 from __future__ import annotations

@@ -15,16 +15,20 @@ spare child is started with the same command, environment and limits, imports it
 waits on stdin, so the next request does not wait ~0.3 s for an interpreter and pydantic
 (bench/README.md, parsing). Each child still reads exactly one file and exits; the wall limit
 counts from the request; a spare whose parent dies reads end-of-file and exits.
+``sandbox_lines_warm`` is the same run with the answer handed over line by line as the child
+writes it, so the parent can work on the first lines while the child reads the rest.
 """
 
 from __future__ import annotations
 
 import atexit
+import io
 import json
 import os
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -169,21 +173,52 @@ def sandbox_run_warm(
     """``sandbox_run`` for a script that takes its arguments from stdin's first line when it
     gets none on its command line (``sheet_worker.py``): the child was started ahead of time
     (module doc). Other limits than the default run as ``sandbox_run`` does."""
+    return b"".join(sandbox_lines_warm(script, data, limits=limits, args=args))
+
+
+def sandbox_lines_warm(
+    script: Path,
+    data: bytes,
+    *,
+    limits: SandboxLimits | None = None,
+    args: tuple[str, ...] = (),
+) -> Iterator[bytes]:
+    """``sandbox_run_warm``'s answer, one line at a time (with its newline) as soon as the
+    child writes it. The same child, limits and errors: ``SandboxLimitError`` (a timeout, a
+    signal, a non-zero exit) is raised once every line is handed over, so a caller keeps
+    nothing of what came before it. The wall limit counts from this call."""
     limits = limits or WARM_LIMITS
     if limits != WARM_LIMITS:
-        return sandbox_run(script, data, limits=limits, args=args)
+        yield from io.BytesIO(sandbox_run(script, data, limits=limits, args=args))
+        return
     child = _spare_take(script, limits) or _spare_start(script, limits)
+    late = threading.Event()
+
+    def stop() -> None:
+        late.set()
+        child.kill()
+
+    timer = threading.Timer(limits.wall_seconds, stop)
+    timer.daemon = True
+    timer.start()
+    errors: list[bytes] = []
+    assert child.stdin is not None and child.stdout is not None and child.stderr is not None
+    stderr = child.stderr
+    drain = threading.Thread(target=lambda: errors.append(stderr.read()), daemon=True)
+    drain.start()
     try:
-        request = json.dumps(list(args)).encode() + b"\n" + data
         try:
-            stdout, stderr = child.communicate(request, timeout=limits.wall_seconds)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.communicate()
-            raise SandboxLimitError(
-                f"took longer than {limits.wall_seconds:g} s and was stopped"
-            ) from None
-        return _finished(child.returncode, stdout, stderr, limits)
+            child.stdin.write(json.dumps(list(args)).encode() + b"\n" + data)
+            child.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass  # it died (or was stopped) before reading it all: its exit says why
+        yield from child.stdout
+        child.wait()
+        drain.join()
+        if late.is_set():
+            raise SandboxLimitError(f"took longer than {limits.wall_seconds:g} s and was stopped")
+        _finished(child.returncode, b"", b"".join(errors), limits)
     finally:
+        timer.cancel()
         _spare_end(child)
         _spare_leave(script, limits)

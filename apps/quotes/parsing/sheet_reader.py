@@ -3,29 +3,34 @@ limits: 512 MiB of address space, 30 s of CPU, 30 s of wall time.
 
 A spreadsheet the child cannot read within them is refused (REJECTED, not NEEDS_MANUAL: a
 spreadsheet has cells to fix, a PDF may only need keying in). The web process only ever sees
-the JSON of a ``ParsedQuote`` or of an error.
+the JSON of a ``ParsedQuote`` or of an error: the lines come first, in batches as the child
+reads them (``on_lines`` sees each, to match them meanwhile), then the rest of the quote.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
 from apps.quotes.parsing.errors import QuoteParseError, SheetCandidate, SheetChoiceNeeded
-from apps.quotes.parsing.sandbox import SandboxLimitError, SandboxLimits, sandbox_run_warm
-from apps.quotes.parsing.schemas import ParsedQuote
+from apps.quotes.parsing.sandbox import SandboxLimitError, SandboxLimits, sandbox_lines_warm
+from apps.quotes.parsing.schemas import ParsedLine, ParsedQuote
 
 WORKER = Path(__file__).with_name("sheet_worker.py")
 
 
 class _WorkerAnswer(BaseModel):
-    """What sheet_worker.py prints: {"quote": <ParsedQuote>} or {"error": {...}}."""
+    """What sheet_worker.py prints last: {"quote": <ParsedQuote>} (without its lines, which
+    came before) or {"error": {...}}."""
 
     quote: ParsedQuote | None = None
     error: dict[str, Any] | None = None
 
+
+_LINES = TypeAdapter(list[ParsedLine])
 
 _LABELS = {"csv": "CSV", "xlsx": "XLSX", "xls": "XLS", "xlsb": "XLSB", "ods": "ODS"}
 
@@ -38,23 +43,47 @@ def sheet_parse(
     delimiter: str | None = None,
     limits: SandboxLimits | None = None,
     sheet: str | None = None,
+    on_lines: Callable[[list[ParsedLine]], None] | None = None,
 ) -> ParsedQuote:
     """Parse a CSV or workbook quote in the sandbox child (``sheet``: the workbook sheet the
-    person chose). Raises only ``QuoteParseError`` (``SheetChoiceNeeded`` among them)."""
+    person chose). Raises only ``QuoteParseError`` (``SheetChoiceNeeded`` among them).
+
+    ``on_lines`` gets each batch of lines while the child reads on; when the read then fails,
+    the batches it got were for nothing (the quote returned holds the same lines, in order)."""
     label = _LABELS.get(kind, "spreadsheet")
+    lines: list[ParsedLine] = []
+    output = b""
+    broken = False
     try:
-        output = sandbox_run_warm(
+        for written in sandbox_lines_warm(
             WORKER, data, limits=limits, args=(kind, file_name, delimiter or "", sheet or "")
-        )
+        ):
+            record = written.rstrip(b"\n")
+            if not record.startswith(b"L") or output or broken:
+                # The answer, once and last (a line after it: not a worker's answer).
+                broken = broken or (bool(output) and bool(record))
+                output = output or record
+                continue
+            try:
+                # Straight from the child's JSON to the models: no dict of every cell in
+                # between (bench/README.md, ingestion).
+                batch = _LINES.validate_json(record[1:])
+            except ValueError:
+                broken = True  # still drained: a child that then died says so first
+                continue
+            lines.extend(batch)
+            if on_lines is not None:
+                on_lines(batch)
     except SandboxLimitError as exc:
         raise QuoteParseError(
             f"the {label} could not be read safely: the reader {exc}", file=file_name
         ) from None
     try:
-        # Straight from the child's JSON to the models: no dict of every cell in between (a
-        # 10,000-line quote's answer is 3 MB of JSON; bench/README.md, ingestion).
+        if broken:
+            raise ValueError("a batch of lines that is not JSON of lines")
         answer = _WorkerAnswer.model_validate_json(output)
         if answer.quote is not None:
+            answer.quote.lines = lines
             return answer.quote
         if answer.error is None:
             raise ValueError("neither a quote nor an error")

@@ -9,7 +9,8 @@ with the row and column named; an unreadable price only marks its line.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -31,6 +32,22 @@ MAX_COLUMNS = 100
 MAX_CELL_CHARS = 10_000
 #: How far down we look for the header: letterheads are rarely longer than this.
 HEADER_SCAN_ROWS = 60
+#: Lines per batch handed to the line sink (``lines_streamed``).
+LINE_BATCH = 1000
+
+#: Who receives each batch of lines as soon as it is read: the sandbox child writes them to
+#: the parent, which matches them while the child reads on (``sheet_worker.py``).
+_line_sink: ContextVar[Callable[[list[ParsedLine]], None] | None] = ContextVar(
+    "line_sink", default=None
+)
+
+
+def lines_stream_to(sink: Callable[[list[ParsedLine]], None] | None) -> None:
+    """Hand every later read's lines to ``sink`` in batches of ``LINE_BATCH``, in file order,
+    as they are read (the last batch once every row is read and the rows passed the ragged
+    check). The quote returned still holds every line; a read that then fails has handed some
+    lines over for nothing, and the receiver must drop them."""
+    _line_sink.set(sink)
 
 
 @dataclass
@@ -195,6 +212,8 @@ def _lines_read(
     totals = Totals()
     lines: list[ParsedLine] = []
     ragged: list[int] = []
+    sink = _line_sink.get()
+    sent = 0
     for row_number, cells in data_rows:
         texts = [cell_text(cell) for cell in cells]
         while texts and not texts[-1]:
@@ -252,6 +271,9 @@ def _lines_read(
         if opts.check_ragged and (len(cells) < header_width or len(texts) > header_width):
             ragged.append(row_number)
         lines.append(line)
+        if sink is not None and len(lines) - sent >= LINE_BATCH and not ragged:
+            sink(lines[sent:])
+            sent = len(lines)
     if ragged:
         listed = ", ".join(str(n) for n in ragged[:10]) + (" …" if len(ragged) > 10 else "")
         raise QuoteParseError(
@@ -259,6 +281,8 @@ def _lines_read(
             file=opts.file_name,
             row=ragged[0],
         )
+    if sink is not None and len(lines) > sent:
+        sink(lines[sent:])
     return lines, totals
 
 
