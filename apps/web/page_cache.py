@@ -1,0 +1,174 @@
+"""The review page, whole or its `results` region, kept once rendered for an internal reader.
+
+Finance opens the same review again and again, and the htmx partial follows every decision;
+building the page's context and rendering it was most of the request's time. A GET with no
+query string, from an internal role, with no flash message waiting, is looked up first by a
+key read in one query (`page_key_queryset`): the review's version, save time, status and
+publication, its organisation's name and money rule, the newest review of the next quote
+version and the one of the version before (and that one's version), the newest audit event
+and line correction, the catalog revision, and who reads it (the person, their role and
+username, the language). Any write the page shows moves one of these, so a change gives a new
+key by itself and nothing needs invalidating; FRAGMENT_TIMEOUT_S bounds what no key covers
+(a username renamed in the history table).
+
+What differs per response is never kept: the CSRF token (Django masks it anew for every
+response) and the CSP nonce are cut out of the HTML before it is stored and the request's own
+are put back in on the way out. Customers read the published copy and are not cached here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any
+
+from django.contrib.messages import get_messages
+from django.core.cache import caches
+from django.db.models import OuterRef, QuerySet, Subquery
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csp import get_nonce
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404
+from django.utils.crypto import salted_hmac
+from django.utils.translation import get_language
+
+from apps.catalog.models import CatalogRevision
+from apps.catalog.revision import REVISION_PK
+from apps.quotes.models import QuoteLineCorrection
+from apps.review.models import AuditEvent, Review
+from apps.review.publishing import reviews_for
+from apps.sites.access import INTERNAL_ROLES, role_of
+from apps.sites.http import HtmxHttpRequest
+from apps.web.templatetags.fragments import FRAGMENT_TIMEOUT_S
+
+#: Bump to drop every kept page when detail.html or base.html changes.
+VERSION = "1"
+
+_KEY_FIELDS = (
+    "id",
+    "uuid",
+    "version",
+    "updated_at",
+    "status",
+    "published_version",
+    "published_at",
+    "published_status",
+    "quote_id",
+    "organisation_id",
+    "quote__id",
+    "quote__version",
+    "quote__previous_id",
+    "quote__entered_by_id",
+    "quote__entered_at",
+    "organisation__id",
+    "organisation__name",
+    "organisation__currency",
+    "organisation__finance_threshold",
+)
+
+_CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([A-Za-z0-9]{32,64})"')
+_NONCE = re.compile(r'nonce="([^"<>&\s]{16,})"')
+
+
+def _slot(name: str) -> str:
+    """A stand-in no page text can contain: it carries `<` (escaped in every value a template
+    prints) and is keyed on SECRET_KEY (nobody can guess it to plant it)."""
+    return (
+        "<rightsize-"
+        + salted_hmac("rightsize.page-cache-slot", name, algorithm="sha256").hexdigest()[:24]
+        + ">"
+    )
+
+
+def page_key_queryset(user: Any) -> QuerySet[Review]:
+    """The reviews this person may open, reading only what the page key is made of."""
+    events = AuditEvent.objects.filter(review_id=OuterRef("pk")).order_by("-id").values("id")
+    corrections = (
+        QuoteLineCorrection.objects.filter(quote_line__quote_id=OuterRef("quote_id"))
+        .order_by("-id")
+        .values("id")
+    )
+    newer = (
+        Review.objects.filter(quote__previous_id=OuterRef("quote_id"))
+        .order_by("-created_at")
+        .values("id")
+    )
+    previous = Review.objects.filter(quote_id=OuterRef("quote__previous_id")).order_by(
+        "-created_at"
+    )
+    catalog = CatalogRevision.objects.filter(pk=REVISION_PK).values("number")
+    return (
+        reviews_for(Review.objects.select_related("quote", "organisation"), user)
+        .only(*_KEY_FIELDS)
+        .annotate(
+            key_event=Subquery(events[:1]),
+            key_correction=Subquery(corrections[:1]),
+            key_newer=Subquery(newer[:1]),
+            key_previous=Subquery(previous.values("id")[:1]),
+            key_previous_version=Subquery(previous.values("version")[:1]),
+            key_catalog=Subquery(catalog[:1]),
+        )
+    )
+
+
+def page_key(request: HttpRequest, review: Review, *, partial: bool) -> str:
+    """The key of this reader's page of this review, from everything the page shows."""
+    user = request.user
+    role = role_of(user)
+    quote, organisation = review.quote, review.organisation
+    parts = (
+        VERSION,
+        "results" if partial else "page",
+        (review.pk, str(review.uuid), review.version, review.updated_at, review.status),
+        (review.published_version, review.published_at, review.published_status),
+        (quote.pk, quote.version, quote.previous_id, quote.entered_by_id, quote.entered_at),
+        (organisation.pk, organisation.name, organisation.currency),
+        organisation.finance_threshold,
+        [getattr(review, name) for name in ("key_event", "key_correction", "key_newer")],
+        [getattr(review, name) for name in ("key_previous", "key_previous_version")],
+        getattr(review, "key_catalog", None),
+        (user.pk, user.get_username(), user.is_superuser, str(role), get_language()),
+    )
+    text = json.dumps(parts, default=str, separators=(",", ":"))
+    return "review-page:" + hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def page_cached(request: HtmxHttpRequest, uuid: str) -> tuple[str | None, HttpResponse | None]:
+    """This reader's page of the review (its key, and the kept page when there is one); (None,
+    None) when it is not for caching (no query then: a customer, a query string, a message)."""
+    if role_of(request.user) not in INTERNAL_ROLES or request.GET or len(get_messages(request)):
+        return None, None
+    keyed = get_object_or_404(page_key_queryset(request.user), uuid=uuid)
+    key = page_key(request, keyed, partial=bool(request.htmx))
+    return key, page_kept(request, key)
+
+
+def page_kept(request: HttpRequest, key: str) -> HttpResponse | None:
+    """The kept page with this request's CSRF token and nonce in it, or None."""
+    html = caches["default"].get(key)
+    if html is None:
+        return None
+    csrf, nonce = _slot("csrf"), _slot("nonce")
+    if csrf in html:
+        html = html.replace(csrf, get_token(request))
+    if nonce in html:
+        request_nonce = get_nonce(request)
+        if request_nonce is None:  # no CSP on this request: render it afresh
+            return None
+        html = html.replace(nonce, str(request_nonce))
+    return HttpResponse(html)
+
+
+def page_keep(key: str, response: HttpResponse) -> None:
+    """Keep a freshly rendered page, its CSRF token and nonce cut out (a 200 only)."""
+    if response.status_code != 200 or response.streaming:
+        return
+    html = response.content.decode(response.charset)
+    token = _CSRF_INPUT.search(html)
+    if token:
+        html = html.replace(token.group(1), _slot("csrf"))
+    nonce = _NONCE.search(html)
+    if nonce:
+        html = html.replace(nonce.group(1), _slot("nonce"))
+    caches["default"].set(key, html, FRAGMENT_TIMEOUT_S)
