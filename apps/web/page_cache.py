@@ -21,15 +21,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import uuid as uuid_module
 from typing import Any
 
 from django.contrib.messages import get_messages
 from django.core.cache import caches
+from django.db import connections
 from django.db.models import OuterRef, QuerySet, Subquery
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csp import get_nonce
 from django.middleware.csrf import get_token
-from django.shortcuts import get_object_or_404
 from django.utils.crypto import salted_hmac
 from django.utils.translation import get_language
 
@@ -38,16 +39,15 @@ from apps.catalog.revision import REVISION_PK
 from apps.quotes.models import QuoteLineCorrection
 from apps.review.models import AuditEvent, Review
 from apps.review.publishing import reviews_for
-from apps.sites.access import INTERNAL_ROLES, role_of
+from apps.sites.access import INTERNAL_ROLES, organisation_id_of, role_of
 from apps.sites.http import HtmxHttpRequest
 from apps.web.templatetags.fragments import FRAGMENT_TIMEOUT_S
 
 #: Bump to drop every kept page when detail.html or base.html changes.
 VERSION = "1"
 
-_KEY_FIELDS = (
-    "id",
-    "uuid",
+#: What the page key reads of the review, its quote and organisation (see the module text).
+_KEY_COLUMNS = (
     "version",
     "updated_at",
     "status",
@@ -55,17 +55,26 @@ _KEY_FIELDS = (
     "published_at",
     "published_status",
     "quote_id",
-    "organisation_id",
-    "quote__id",
     "quote__version",
     "quote__previous_id",
     "quote__entered_by_id",
     "quote__entered_at",
-    "organisation__id",
+    "organisation_id",
     "organisation__name",
     "organisation__currency",
     "organisation__finance_threshold",
+    "key_event",
+    "key_correction",
+    "key_newer",
+    "key_previous",
+    "key_previous_version",
+    "key_catalog",
 )
+
+#: The key query's SQL, compiled once per database and reader's scope (role, organisation:
+#: all that scope_for_user and reviews_for read of the person); only the uuid changes.
+_KEY_SQL: dict[tuple[Any, ...], tuple[str, list[Any], int]] = {}
+_PROBE = uuid_module.UUID(int=0)
 
 _CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([A-Za-z0-9]{32,64})"')
 _NONCE = re.compile(r'nonce="([^"<>&\s]{16,})"')
@@ -82,7 +91,7 @@ def _slot(name: str) -> str:
 
 
 def page_key_queryset(user: Any) -> QuerySet[Review]:
-    """The reviews this person may open, reading only what the page key is made of."""
+    """The reviews this person may open, annotated with what the page key is made of."""
     events = AuditEvent.objects.filter(review_id=OuterRef("pk")).order_by("-id").values("id")
     corrections = (
         QuoteLineCorrection.objects.filter(quote_line__quote_id=OuterRef("quote_id"))
@@ -98,49 +107,68 @@ def page_key_queryset(user: Any) -> QuerySet[Review]:
         "-created_at"
     )
     catalog = CatalogRevision.objects.filter(pk=REVISION_PK).values("number")
-    return (
-        reviews_for(Review.objects.select_related("quote", "organisation"), user)
-        .only(*_KEY_FIELDS)
-        .annotate(
-            key_event=Subquery(events[:1]),
-            key_correction=Subquery(corrections[:1]),
-            key_newer=Subquery(newer[:1]),
-            key_previous=Subquery(previous.values("id")[:1]),
-            key_previous_version=Subquery(previous.values("version")[:1]),
-            key_catalog=Subquery(catalog[:1]),
-        )
+    return reviews_for(Review.objects.all(), user).annotate(
+        key_event=Subquery(events[:1]),
+        key_correction=Subquery(corrections[:1]),
+        key_newer=Subquery(newer[:1]),
+        key_previous=Subquery(previous.values("id")[:1]),
+        key_previous_version=Subquery(previous.values("version")[:1]),
+        key_catalog=Subquery(catalog[:1]),
     )
 
 
-def page_key(request: HttpRequest, review: Review, *, partial: bool) -> str:
+def page_key_row(user: Any, uuid: uuid_module.UUID) -> tuple[Any, ...]:
+    """The key's columns (_KEY_COLUMNS) of the review this person may open; Http404 when
+    they may not (or it does not exist). The SQL is compiled the first time for a scope, with
+    a stand-in uuid, and the request's uuid is put in its place after."""
+    connection = connections[Review.objects.db]
+    field = Review._meta.get_field("uuid")
+    scope = (connection.alias, connection.vendor, role_of(user), organisation_id_of(user))
+    compiled = _KEY_SQL.get(scope)
+    if compiled is None:
+        queryset = page_key_queryset(user).filter(uuid=_PROBE).values_list(*_KEY_COLUMNS)
+        sql, params = queryset.query.sql_with_params()
+        probe = field.get_db_prep_value(_PROBE, connection)
+        at = [i for i, param in enumerate(params) if param == probe]
+        if len(at) != 1:
+            raise ValueError("the page key query must read the uuid once")
+        compiled = _KEY_SQL.setdefault(scope, (sql, list(params), at[0]))
+    sql, params, at = compiled
+    params = [*params[:at], field.get_db_prep_value(uuid, connection), *params[at + 1 :]]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        raise Http404("No review matches the given query.")
+    return tuple(row)
+
+
+def page_key(
+    request: HttpRequest, uuid: uuid_module.UUID, row: tuple[Any, ...], *, partial: bool
+) -> str:
     """The key of this reader's page of this review, from everything the page shows."""
     user = request.user
-    role = role_of(user)
-    quote, organisation = review.quote, review.organisation
     parts = (
         VERSION,
         "results" if partial else "page",
-        (review.pk, str(review.uuid), review.version, review.updated_at, review.status),
-        (review.published_version, review.published_at, review.published_status),
-        (quote.pk, quote.version, quote.previous_id, quote.entered_by_id, quote.entered_at),
-        (organisation.pk, organisation.name, organisation.currency),
-        organisation.finance_threshold,
-        [getattr(review, name) for name in ("key_event", "key_correction", "key_newer")],
-        [getattr(review, name) for name in ("key_previous", "key_previous_version")],
-        getattr(review, "key_catalog", None),
-        (user.pk, user.get_username(), user.is_superuser, str(role), get_language()),
+        str(uuid),
+        list(row),
+        (user.pk, user.get_username(), user.is_superuser, str(role_of(user)), get_language()),
     )
     text = json.dumps(parts, default=str, separators=(",", ":"))
     return "review-page:" + hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def page_cached(request: HtmxHttpRequest, uuid: str) -> tuple[str | None, HttpResponse | None]:
+def page_cached(
+    request: HtmxHttpRequest, uuid: uuid_module.UUID
+) -> tuple[str | None, HttpResponse | None]:
     """This reader's page of the review (its key, and the kept page when there is one); (None,
     None) when it is not for caching (no query then: a customer, a query string, a message)."""
     if role_of(request.user) not in INTERNAL_ROLES or request.GET or len(get_messages(request)):
         return None, None
-    keyed = get_object_or_404(page_key_queryset(request.user), uuid=uuid)
-    key = page_key(request, keyed, partial=bool(request.htmx))
+    review_uuid = uuid if isinstance(uuid, uuid_module.UUID) else uuid_module.UUID(uuid)
+    row = page_key_row(request.user, review_uuid)
+    key = page_key(request, review_uuid, row, partial=bool(request.htmx))
     return key, page_kept(request, key)
 
 

@@ -187,3 +187,12 @@ def test_a_role_changed_since_gives_that_role_page(clients, people, review):  # 
     Membership.objects.filter(user=people["account"]).update(role=Role.FINANCE)
     after = clients["account_team"].get(url(review)).content.decode()
     assert 'id="edit-form"' not in after and 'class="decide-approve"' in after
+
+
+def test_a_review_nobody_has_is_404_for_an_internal_reader(clients, review):  # noqa: F811
+    review_uuid = review.uuid
+    review.delete()
+    for headers in ({}, HX):
+        assert (
+            clients["finance"].get(f"/reviews/{review_uuid}/", headers=headers).status_code == 404
+        )
