@@ -77,6 +77,7 @@ _KEY_SQL: dict[tuple[Any, ...], tuple[str, list[Any], int]] = {}
 _PROBE = uuid_module.UUID(int=0)
 
 _CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([A-Za-z0-9]{32,64})"')
+_CSRF_HEADER = re.compile(r'"X-CSRFToken": "([A-Za-z0-9]{32,64})"')
 _NONCE = re.compile(r'nonce="([^"<>&\s]{16,})"')
 
 
@@ -160,7 +161,7 @@ def page_key(
 
 
 def page_cached(
-    request: HtmxHttpRequest, uuid: uuid_module.UUID
+    request: HtmxHttpRequest, uuid: uuid_module.UUID | str
 ) -> tuple[str | None, HttpResponse | None]:
     """This reader's page of the review (its key, and the kept page when there is one); (None,
     None) when it is not for caching (no query then: a customer, a query string, a message)."""
@@ -193,9 +194,11 @@ def page_keep(key: str, response: HttpResponse) -> None:
     if response.status_code != 200 or response.streaming:
         return
     html = response.content.decode(response.charset)
-    token = _CSRF_INPUT.search(html)
+    token = _CSRF_INPUT.search(html) or _CSRF_HEADER.search(html)
     if token:
         html = html.replace(token.group(1), _slot("csrf"))
+    if _CSRF_INPUT.search(html) or _CSRF_HEADER.search(html):
+        return  # a token not cut out (two in one page?): never keep one
     nonce = _NONCE.search(html)
     if nonce:
         html = html.replace(nonce.group(1), _slot("nonce"))
