@@ -128,16 +128,16 @@ def page_key_row(user: Any, uuid: uuid_module.UUID) -> tuple[Any, ...]:
     compiled = _KEY_SQL.get(scope)
     if compiled is None:
         queryset = page_key_queryset(user).filter(uuid=_PROBE).values_list(*_KEY_COLUMNS)
-        sql, params = queryset.query.sql_with_params()
+        probe_sql, probe_params = queryset.query.sql_with_params()
         probe = field.get_db_prep_value(_PROBE, connection)
-        at = [i for i, param in enumerate(params) if param == probe]
-        if len(at) != 1:
+        where = [i for i, param in enumerate(probe_params) if param == probe]
+        if len(where) != 1:
             raise ValueError("the page key query must read the uuid once")
-        compiled = _KEY_SQL.setdefault(scope, (sql, list(params), at[0]))
+        compiled = _KEY_SQL.setdefault(scope, (probe_sql, list(probe_params), where[0]))
     sql, params, at = compiled
-    params = [*params[:at], field.get_db_prep_value(uuid, connection), *params[at + 1 :]]
+    bound = [*params[:at], field.get_db_prep_value(uuid, connection), *params[at + 1 :]]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(sql, bound)
         row = cursor.fetchone()
     if row is None:
         raise Http404("No review matches the given query.")
