@@ -23,6 +23,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.timesince import timesince
+from django.utils.translation import get_language
+
 from apps.reports.page import FindingGroup
 from apps.review.engine.schemas import QuotedSystem, ReviewReport
 
@@ -116,3 +119,21 @@ class PieceCache:
 
 
 PIECES = PieceCache()
+
+
+def queue_row_key(review: Any, *, role: str | None) -> str:
+    """A Finance queue row: every field of the review, its quote and organisation the row
+    prints, the decisions it offers, how long it has waited (in the words the row shows, so
+    a row is drawn again at most once a minute) and the language its money is written in."""
+    quote = review.quote
+    parts = (
+        VERSION,
+        (review.pk, str(review.uuid), review.version, review.updated_at, review.status),
+        (review.verdict, review.finance_level, review.facilities_level, review.finance_reasons),
+        (review.total, review.currency, review.total_usd),
+        (quote.pk, str(quote), quote.display_name, review.organisation.name),
+        [str(action) for action in review.allowed_actions],
+        (review.created_at, timesince(review.created_at)),
+        (role, get_language()),
+    )
+    return "queue-row:" + _digest(*parts)

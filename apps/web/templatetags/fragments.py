@@ -5,7 +5,8 @@ that a what-if preview leaves alone, kept in this process (apps.web.fragments.PI
 The key is computed by the view from everything the piece reads (apps/web/fragments.py), so
 the same key always means the same HTML; a falsy key renders the piece as usual and keeps
 nothing (a preview, a page with forms in the piece). Kept in the default cache (per process,
-LocMem), for FRAGMENT_TIMEOUT_S at most.
+LocMem), for FRAGMENT_TIMEOUT_S at most. A piece with a form in it (a Finance queue row) is
+kept with its CSRF token cut out and gets the response's own token back each time.
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ register = template.Library()
 
 FRAGMENT_TIMEOUT_S = 600
 
+#: Where a kept piece's CSRF token was (`<` is escaped in every value a template prints, so no
+#: page text holds it).
+CSRF_SLOT = "<rightsize-csrf-token-slot>"
+
 
 class CachedFragmentNode(template.Node):
     def __init__(self, nodelist: NodeList, key: FilterExpression) -> None:
@@ -27,14 +32,23 @@ class CachedFragmentNode(template.Node):
         self.key = key
 
     def render(self, context: template.Context) -> str:
-        key = self.key.resolve(context)
+        # A missing key is None, never the string_if_invalid text (one key for every piece).
+        key = self.key.resolve(context, ignore_failures=True)
         if not key:
             return self.nodelist.render(context)
         cache = caches["default"]
+        token = context.get("csrf_token")
         html = cache.get(key)
         if html is None:
             html = self.nodelist.render(context)
-            cache.set(key, html, FRAGMENT_TIMEOUT_S)
+            # A form's CSRF token is this response's own: kept as a slot, filled in each time.
+            kept = html.replace(str(token), CSRF_SLOT) if token and str(token) in html else html
+            cache.set(key, kept, FRAGMENT_TIMEOUT_S)
+            return html
+        if CSRF_SLOT in html:
+            if not token:  # nothing to fill it with: draw the piece as it is
+                return self.nodelist.render(context)
+            html = html.replace(CSRF_SLOT, str(token))
         return html
 
 

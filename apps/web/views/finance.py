@@ -30,6 +30,7 @@ from apps.review.workflow import Action, ReasonRequired, ReviewChanged, actions_
 from apps.sites.access import require_roles, role_of, scope_for_user
 from apps.sites.http import HtmxHttpRequest
 from apps.sites.models import Role
+from apps.web.fragments import queue_row_key
 
 DECIDERS = (Role.FINANCE, Role.ADMIN)
 PAGE_SIZE = 50
@@ -46,6 +47,7 @@ def _queue_context(request: HtmxHttpRequest) -> dict[str, object]:
     role = role_of(request.user)
     for review in page.object_list:
         _with_actions(review, role)
+        review.row_key = queue_row_key(review, role=role)  # type: ignore[attr-defined]
     return {
         "page": page,
         "filters": filters,

@@ -53,6 +53,7 @@ from apps.web.fragments import (
     report_fragment_key,
     vehicles_key,
 )
+from apps.web.page_cache import page_cached, page_keep
 from apps.web.views.finance import DECIDERS
 from apps.words.money import locale_name
 
@@ -311,7 +312,12 @@ def _corrections_on(
 @require_GET
 @require_roles(*ANY_ROLE)
 def review_detail(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
-    """The review page; with HX-Request only the `results` region (numbers, charts, findings)."""
+    """The review page; with HX-Request only the `results` region (numbers, charts, findings).
+    An internal reader's page comes from apps.web.page_cache when nothing it shows moved."""
+    key, kept = page_cached(request, uuid)
+    if kept is not None:
+        patch_vary_headers(kept, ["HX-Request"])
+        return kept
     review = review_for_viewer(
         get_object_or_404(review_page_queryset(request.user), uuid=uuid), request.user
     )
@@ -330,6 +336,8 @@ def review_detail(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
         else:
             template = "review/detail.html#results" if request.htmx else "review/detail.html"
             response = render(request, template, context)
+            if key:
+                page_keep(key, response)
     except page.RENDER_ERRORS as error:
         response = review_unrenderable(request, review, error)
     patch_vary_headers(response, ["HX-Request"])
