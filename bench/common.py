@@ -98,6 +98,21 @@ def child_run(
     return {"error": f"{piece} {' '.join(args)} exited {done.returncode}: {' | '.join(tail)}"}
 
 
+def static_collect(env: dict[str, str]) -> str | None:
+    """`collectstatic` under bench.settings (var/bench/static): every piece that renders a page
+    with `{% static %}` needs the manifest. None when it worked, else the error's tail."""
+    collected = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+    if collected.returncode != 0:
+        return "collectstatic failed: " + collected.stderr.decode(errors="replace")[-300:]
+    return None
+
+
 def django_setup() -> None:
     """For a child: Django with the environment `bench_env` gave it."""
     import django

@@ -29,7 +29,6 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections import Counter, deque
@@ -523,22 +522,16 @@ def wrk_review_page(load: Load, port: int) -> dict[str, Any]:
 
 def load_run(*, database_url: str, deadline: float, backlog: int) -> dict[str, Any]:
     """Prepare the database, start gunicorn, log in, run the levels and the ramp, stop."""
-    from bench.common import child_run
+    from bench.common import child_run, static_collect
 
     env = bench_env(DATABASE_URL=database_url)
     allowed = min(240.0, deadline - time.monotonic() - 60)
     prepared = child_run("load_setup", str(backlog), timeout_s=allowed, env=env)
     if "error" in prepared:
         return {"error": prepared["error"]}
-    collected = subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        check=False,
-    )
-    if collected.returncode != 0:
-        return {"error": "collectstatic failed: " + collected.stderr.decode()[-300:]}
+    failed = static_collect(env)
+    if failed:
+        return {"error": failed}
     targets = json.loads((VAR / "targets.json").read_text())
     stale_server_stop()
     port = free_port()

@@ -20,7 +20,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # `python bench/run.py` puts bench/ first on sys.path; the project root must come first.
 sys.path[:] = [str(ROOT), *(p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench")]
 
-from bench.common import child_run, machine_info, pg_database, versions  # noqa: E402
+from bench.common import (  # noqa: E402
+    bench_env,
+    child_run,
+    machine_info,
+    pg_database,
+    static_collect,
+    versions,
+)
 
 BUDGET_S = 720.0
 RESULTS = ROOT / "bench" / "results.json"
@@ -95,8 +102,6 @@ def _contention(clock: Clock) -> dict[str, Any]:
     if url is None:
         return {"skipped": "PostgreSQL is not reachable on 127.0.0.1:5432"}
     try:
-        from bench.common import bench_env
-
         allowed = clock.allow(300)
         if allowed < 30:
             return {"error": "skipped: the 12-minute budget ran out"}
@@ -120,6 +125,9 @@ def bench_all() -> dict[str, Any]:
     details["engine"] = _piece(
         "engine", _child("engine", clock=clock, cap_s=60, reserve_s=460), notes
     )
+    static_failed = static_collect(bench_env())  # the pages the preview piece renders need it
+    if static_failed:
+        notes.append(f"static files: {static_failed}")
     details["preview"] = _piece(
         "what-if preview and review page (in-process)",
         _child("preview", clock=clock, cap_s=120, reserve_s=430),
