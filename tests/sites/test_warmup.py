@@ -7,6 +7,9 @@ from django.core.signals import request_finished
 
 from apps.sites import warmup
 
+# Sending request_finished also runs Django's own receivers (closing old connections).
+pytestmark = pytest.mark.django_db
+
 
 @pytest.fixture
 def fresh_count(monkeypatch):
