@@ -3,10 +3,13 @@ demo organisations and one logged-in client per role."""
 
 from __future__ import annotations
 
+import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from apps.catalog.snapshot import CatalogSnapshot, snapshot_from_fixture
 
@@ -75,3 +78,22 @@ def _throttle_counts_cleared():
     caches["throttle"].clear()
     yield
     caches["throttle"].clear()
+
+
+class Clock:
+    """Moves both clocks the session reads: time.time (the absolute lifetime in the
+    middleware) and timezone.now (the expiry in the database)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.offset = 0.0
+        real_time, real_now = time.time, timezone.now
+        monkeypatch.setattr(time, "time", lambda: real_time() + self.offset)
+        monkeypatch.setattr(timezone, "now", lambda: real_now() + timedelta(seconds=self.offset))
+
+    def at(self, minutes: float) -> None:
+        self.offset = minutes * 60
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    return Clock(monkeypatch)

@@ -13,7 +13,8 @@ key by itself and nothing needs invalidating; FRAGMENT_TIMEOUT_S bounds what no 
 
 What differs per response is never kept: the CSRF token (Django masks it anew for every
 response) and the CSP nonce are cut out of the HTML before it is stored and the request's own
-are put back in on the way out. Customers read the published copy and are not cached here.
+are put back in on the way out, through the same slots as the kept fragments
+(apps.web.templatetags.fragments). Customers read the published copy and are not cached here.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csp import get_nonce
 from django.middleware.csrf import get_token
-from django.utils.crypto import salted_hmac
 from django.utils.translation import get_language
 
 from apps.catalog.models import CatalogRevision
@@ -41,7 +41,7 @@ from apps.review.models import AuditEvent, Review
 from apps.review.publishing import reviews_for
 from apps.sites.access import INTERNAL_ROLES, organisation_id_of, role_of
 from apps.sites.http import HtmxHttpRequest
-from apps.web.templatetags.fragments import FRAGMENT_TIMEOUT_S
+from apps.web.templatetags.fragments import CSRF_SLOT, FRAGMENT_TIMEOUT_S, NONCE_SLOT
 
 #: Bump to drop every kept page when detail.html or base.html changes.
 VERSION = "1"
@@ -79,16 +79,6 @@ _PROBE = uuid_module.UUID(int=0)
 _CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([A-Za-z0-9]{32,64})"')
 _CSRF_HEADER = re.compile(r'"X-CSRFToken": "([A-Za-z0-9]{32,64})"')
 _NONCE = re.compile(r'nonce="([^"<>&\s]{16,})"')
-
-
-def _slot(name: str) -> str:
-    """A stand-in no page text can contain: it carries `<` (escaped in every value a template
-    prints) and is keyed on SECRET_KEY (nobody can guess it to plant it)."""
-    return (
-        "<rightsize-"
-        + salted_hmac("rightsize.page-cache-slot", name, algorithm="sha256").hexdigest()[:24]
-        + ">"
-    )
 
 
 def page_key_queryset(user: Any) -> QuerySet[Review]:
@@ -178,14 +168,13 @@ def page_kept(request: HttpRequest, key: str) -> HttpResponse | None:
     html = caches["default"].get(key)
     if html is None:
         return None
-    csrf, nonce = _slot("csrf"), _slot("nonce")
-    if csrf in html:
-        html = html.replace(csrf, get_token(request))
-    if nonce in html:
+    if CSRF_SLOT in html:
+        html = html.replace(CSRF_SLOT, get_token(request))
+    if NONCE_SLOT in html:
         request_nonce = get_nonce(request)
         if request_nonce is None:  # no CSP on this request: render it afresh
             return None
-        html = html.replace(nonce, str(request_nonce))
+        html = html.replace(NONCE_SLOT, str(request_nonce))
     return HttpResponse(html)
 
 
@@ -196,10 +185,10 @@ def page_keep(key: str, response: HttpResponse) -> None:
     html = response.content.decode(response.charset)
     token = _CSRF_INPUT.search(html) or _CSRF_HEADER.search(html)
     if token:
-        html = html.replace(token.group(1), _slot("csrf"))
+        html = html.replace(token.group(1), CSRF_SLOT)
     if _CSRF_INPUT.search(html) or _CSRF_HEADER.search(html):
         return  # a token not cut out (two in one page?): never keep one
     nonce = _NONCE.search(html)
     if nonce:
-        html = html.replace(nonce.group(1), _slot("nonce"))
+        html = html.replace(nonce.group(1), NONCE_SLOT)
     caches["default"].set(key, html, FRAGMENT_TIMEOUT_S)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import logging
 import sys
-import time
 from datetime import timedelta
 
 import pytest
@@ -13,7 +12,6 @@ from axes.models import AccessAttempt
 from django.contrib.sessions.models import Session
 from django.db.models import F
 from django.test import Client
-from django.utils import timezone
 
 from apps.web.demo import DEMO_PASSWORD
 
@@ -123,25 +121,6 @@ def test_secure_flag_is_set_on_the_cookie_when_configured(demo, settings):
     settings.SESSION_COOKIE_SECURE = True
     response = _login(Client(), DEMO_PASSWORD)
     assert response.cookies["sessionid"]["secure"] is True
-
-
-class Clock:
-    """Moves both clocks the app reads: time.time (absolute lifetime) and timezone.now
-    (session expiry in the database)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.offset = 0.0
-        real_time, real_now = time.time, timezone.now
-        monkeypatch.setattr(time, "time", lambda: real_time() + self.offset)
-        monkeypatch.setattr(timezone, "now", lambda: real_now() + timedelta(seconds=self.offset))
-
-    def at(self, minutes: float) -> None:
-        self.offset = minutes * 60
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return Clock(monkeypatch)
 
 
 @pytest.fixture

@@ -7,31 +7,11 @@ from datetime import timedelta
 import pytest
 from django.contrib.sessions.models import Session
 from django.test import Client
-from django.utils import timezone
 
 from apps.sites.middleware import SESSION_RENEWED_KEY, SESSION_STARTED_KEY
 from apps.web.demo import DEMO_PASSWORD
 
 pytestmark = pytest.mark.django_db
-
-
-class Clock:
-    """Moves both clocks the session reads: time.time (the middleware) and timezone.now (the
-    expiry in the database)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.offset = 0.0
-        real_time, real_now = time.time, timezone.now
-        monkeypatch.setattr(time, "time", lambda: real_time() + self.offset)
-        monkeypatch.setattr(timezone, "now", lambda: real_now() + timedelta(seconds=self.offset))
-
-    def at(self, minutes: float) -> None:
-        self.offset = minutes * 60
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return Clock(monkeypatch)
 
 
 @pytest.fixture

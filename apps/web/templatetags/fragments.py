@@ -24,6 +24,8 @@ FRAGMENT_TIMEOUT_S = 600
 #: Where a kept piece's CSRF token was (`<` is escaped in every value a template prints, so no
 #: page text holds it).
 CSRF_SLOT = "<rightsize-csrf-token-slot>"
+#: Where a kept page's CSP nonce was (apps.web.page_cache), on the same grounds.
+NONCE_SLOT = "<rightsize-csp-nonce-slot>"
 
 
 class CachedFragmentNode(template.Node):
