@@ -105,9 +105,12 @@ def review_decide(
         raise ReasonRequired("A comment is required for every decision.")
 
     with transaction.atomic():
+        # With what the audit row, the webhook event and the notifications read (the quote's
+        # file, the organisation, whoever made the review and their role), in this one query;
+        # only the review's row is locked.
         review = (
             Review.objects.select_for_update(of=("self",))
-            .select_related("quote__source_file")
+            .select_related("quote__source_file", "organisation", "created_by__membership")
             .get(pk=review_id)
         )
         if review.version != expected_version:
@@ -117,9 +120,10 @@ def review_decide(
         to_status = TRANSITIONS.get((ReviewStatus(review.status), action))
         if to_status is None:
             raise ReviewChanged(f"Quote changed: it is {review.get_status_display().lower()}.")
+        decided_at = timezone.now()
         updated = Review.objects.filter(
             pk=review_id, version=expected_version, status=review.status
-        ).update(status=to_status, version=F("version") + 1, updated_at=timezone.now())
+        ).update(status=to_status, version=F("version") + 1, updated_at=decided_at)
         if updated != 1:
             raise ReviewChanged("Quote changed: someone else decided first.")
         decision = AuditEvent.objects.create(
@@ -133,9 +137,11 @@ def review_decide(
             version=review.quote.version,
             file_sha256=review.quote.source_file.sha256,
         )
-        # What the conditional update changed, and nothing else can have (the row is locked):
-        # not the report, the basis and the published copy again.
-        review.refresh_from_db(fields=["status", "version", "updated_at"])
+        # What the conditional update wrote, and nothing else can have (the row is locked):
+        # the values it was given, without reading the row again.
+        review.status = to_status.value
+        review.version = expected_version + 1
+        review.updated_at = decided_at
         # Queued in the same transaction, sent after it commits: a rolled-back decision
         # announces nothing. A resubmission puts the review back in front of Finance.
         if to_status == ReviewStatus.PENDING:

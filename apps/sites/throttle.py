@@ -17,8 +17,9 @@ which is what the flood was slowing.
 
 The client address is ``REMOTE_ADDR`` only: ``X-Forwarded-For`` is whatever the client says
 (behind nginx, set REMOTE_ADDR from the proxy, e.g. with ``real_ip``). Counts live in the
-``throttle`` cache (a file-based cache under var/, shared by every gunicorn worker on the host;
-point it at Redis or memcached when there is more than one host).
+``throttle`` cache (a file-based cache under var/, shared by every gunicorn worker on the host,
+its folder listed at most once a second: apps/sites/throttle_cache.py; point it at Redis or
+memcached when there is more than one host).
 """
 
 from __future__ import annotations

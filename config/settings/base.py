@@ -116,11 +116,12 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 # Login lockout (RELIABILITY 22): 5 failures per username in 15 min lock it for 15 min.
-# Login throttling (apps/sites/throttle.py) counts in a cache every gunicorn worker shares.
+# Login throttling (apps/sites/throttle.py) counts in a cache every gunicorn worker shares:
+# Django's file-based cache, its size checked at most once a second (apps/sites/throttle_cache).
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "throttle": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "BACKEND": "apps.sites.throttle_cache.ThrottleFileCache",
         "LOCATION": str(VAR_DIR / "throttle"),
         "TIMEOUT": 300,
         "OPTIONS": {"MAX_ENTRIES": 5000},

@@ -131,7 +131,7 @@ def test_htmx_filter_returns_only_the_table(clients, demo, people):
 def test_queue_query_budget(clients, demo, people, django_assert_max_num_queries):
     for total in ("5000", "50000", "500000", "5000000"):
         _review(demo, people, total=total)
-    # session, user, membership, count, rows (quote, file and organisation joined): 5 whatever
+    # session, user, membership, count, rows (quote and organisation joined): 5 whatever
     # the number of rows (the session row is written at most once a minute, not here)
     with django_assert_max_num_queries(5):
         response = clients["finance"].get("/reviews/queue/")

@@ -228,3 +228,28 @@ def test_a_review_back_with_finance_shows_the_decision_set_aside(
     assert "The previous decision, set aside: Approved by finance on " in page
     assert "Budgeted for Q1" in page
     assert "load context_tokens: " in page and "→ 131072" in page
+
+
+def test_an_approve_from_a_queue_row_reads_the_review_once_with_what_it_tells(
+    clients, flagged, people, django_assert_max_num_queries
+):
+    """The view finds the review by uuid (its id only), review_decide locks it with its quote's
+    file, organisation and maker in one query and writes what the update set without reading
+    the row back; the row is read once more for the answer."""
+    account_team = User.objects.filter(membership__role="account_team").count()
+    headers = {"HX-Request": "true", "HX-Target": f"row-{flagged.uuid}"}
+    data = {"version": flagged.version, "reason": "Within budget"}
+    # session, user, membership, find, lock, superseded?, update, audit, webhook endpoints,
+    # account team, one inbox row each, the email task, the row: and the transaction's
+    # SAVEPOINT/RELEASE pair the test database wraps it in
+    budget = 12 + account_team + 2
+    with django_assert_max_num_queries(budget):
+        response = clients["finance"].post(
+            f"/reviews/{flagged.uuid}/approve/", data, headers=headers
+        )
+    assert response.status_code == 200
+    assert 'class="status approved"' in response.content.decode()
+    flagged.refresh_from_db()
+    assert (flagged.status, flagged.version) == (ReviewStatus.APPROVED, 2)
+    event = AuditEvent.objects.get(review=flagged)
+    assert (event.action, event.from_status, event.to_status) == ("approve", "pending", "approved")

@@ -19,7 +19,7 @@ from django_htmx.http import HttpResponseClientRefresh
 from apps.review.models import Review
 from apps.review.queue import (
     AGE_CHOICES,
-    QUEUE_UNREAD,
+    QUEUE_READS,
     STATUS_CHOICES,
     VERDICT_CHOICES,
     QueueFilters,
@@ -94,7 +94,10 @@ def review_resubmit(request: HtmxHttpRequest, review_uuid: str) -> HttpResponse:
 
 
 def _decide(request: HtmxHttpRequest, review_uuid: str, action: Action) -> HttpResponse:
-    review = get_object_or_404(scope_for_user(Review.objects.all(), request.user), uuid=review_uuid)
+    # Its id and uuid are all this view reads (review_decide locks and reads the row itself).
+    review = get_object_or_404(
+        scope_for_user(Review.objects.only("id", "uuid"), request.user), uuid=review_uuid
+    )
     try:
         expected_version = int(request.POST.get("version", ""))
     except ValueError:
@@ -140,7 +143,5 @@ def _decide(request: HtmxHttpRequest, review_uuid: str, action: Action) -> HttpR
 def _row(review_id: int) -> Review:
     """The queue row again after a decision, read as the queue reads it."""
     return (
-        Review.objects.select_related("quote__source_file", "organisation")
-        .defer(*QUEUE_UNREAD)
-        .get(pk=review_id)
+        Review.objects.select_related("quote", "organisation").only(*QUEUE_READS).get(pk=review_id)
     )

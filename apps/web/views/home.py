@@ -19,6 +19,7 @@ from apps.review.publishing import review_as_published, reviews_for
 from apps.sites.access import ANY_ROLE, require_roles, role_of
 from apps.sites.models import Role
 from apps.sites.throttle import login_failure_count, login_throttle
+from apps.web.throttled_login import throttled_message, throttled_response
 from apps.words import VEHICLES
 
 RECENT = 8
@@ -36,13 +37,15 @@ class RightsizeLoginView(LoginView):
         username = str(request.POST.get("username", ""))[:150]
         wait = login_throttle(request, username=username)
         if wait is not None:
-            context = {
-                "form": self.get_form_class()(request),
-                "throttled": f"Too many sign-in attempts; wait {wait} seconds and try again.",
-            }
-            response = render(request, self.template_name, context, status=429)
-            response["Retry-After"] = str(wait)
-            return response
+
+            def draw() -> HttpResponse:
+                context = {
+                    "form": self.get_form_class()(request),
+                    "throttled": throttled_message(wait),
+                }
+                return render(request, self.template_name, context, status=429)
+
+            return throttled_response(request, wait, draw)
         response = super().post(request, *args, **kwargs)
         if response.status_code == 200:  # the form again: a failed login
             login_failure_count()
