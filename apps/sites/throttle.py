@@ -15,6 +15,14 @@ never spend it, so twenty people signing in at nine are not slowed; during a
 flood a person may have to wait a few seconds, but those already signed in keep their speed,
 which is what the flood was slowing.
 
+The budget is checked before the hash and spent after it, so attempts that arrive together
+all pass the check: at each turn of the window, every worker hashed at once and the people
+signed in waited a second for any of them. So while a flood is on (the previous window's
+budget was spent), at most one password is hashed at a time on the host
+(``login_hashing_slot``, an exclusive lock on a file every worker shares); an attempt that finds
+the lock taken is refused for a second, before hashing. Outside a flood nothing waits: people
+signing in together at nine hash side by side.
+
 The client address is ``REMOTE_ADDR`` only: ``X-Forwarded-For`` is whatever the client says
 (behind nginx, set REMOTE_ADDR from the proxy, e.g. with ``real_ip``). Counts live in the
 ``throttle`` cache (a file-based cache under var/, shared by every gunicorn worker on the host,
@@ -24,8 +32,12 @@ memcached when there is more than one host).
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.core.cache import caches
@@ -35,6 +47,10 @@ from django.http import HttpRequest
 LOGIN_RATE_PER_ADDRESS = (20, 60)
 LOGIN_RATE_PER_USERNAME = (10, 60)
 LOGIN_RATE_GLOBAL = (2, 10)
+
+
+#: How long an attempt refused for a busy hashing slot is asked to wait.
+HASHING_BUSY_WAIT_S = 1
 
 
 def _key(scope: str, key: str, window_s: int, now: float) -> str:
@@ -105,3 +121,35 @@ def login_failure_count() -> None:
     """One failed login spends one unit of the shared budget."""
     everyone = getattr(settings, "LOGIN_RATE_GLOBAL", LOGIN_RATE_GLOBAL)
     throttle_hit(scope="login-failed", key="all", limit=everyone[0], window_s=everyone[1])
+
+
+def _flood_on(now: float) -> bool:
+    """The shared failure budget was spent in the previous window: a flood is on."""
+    limit, window_s = getattr(settings, "LOGIN_RATE_GLOBAL", LOGIN_RATE_GLOBAL)
+    previous = caches["throttle"].get(_key("login-failed", "all", window_s, now - window_s), 0)
+    return bool(previous >= limit)
+
+
+@contextmanager
+def login_hashing_slot() -> Iterator[int | None]:
+    """Around the password hash: None to go on, or the seconds to wait when a flood is on and
+    another worker on this host is hashing. The lock is the kernel's (``flock``): a worker
+    that dies mid-hash releases it."""
+    if not _flood_on(time.time()):
+        yield None
+        return
+    path = os.fspath(settings.LOGIN_HASHING_LOCK)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield HASHING_BUSY_WAIT_S
+            return
+        try:
+            yield None
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)

@@ -127,6 +127,8 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 5000},
     },
 }
+# While a login flood is on, one password hash at a time per host (apps/sites/throttle.py).
+LOGIN_HASHING_LOCK = VAR_DIR / "login-hashing.lock"
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 0.25
 AXES_LOCKOUT_PARAMETERS = ["username"]

@@ -100,3 +100,75 @@ def test_a_flood_from_many_addresses_shares_one_budget(hashes, settings, demo) -
             REMOTE_ADDR=f"192.0.2.{n}",
         )
         assert ok.status_code == 302
+
+
+@pytest.fixture
+def flood_lock(settings, tmp_path):
+    """The hashing lock in a scratch folder; the shared budget 2 failures per 10 s."""
+    settings.LOGIN_HASHING_LOCK = tmp_path / "login-hashing.lock"
+    settings.LOGIN_RATE_GLOBAL = (2, 10)
+    return settings.LOGIN_HASHING_LOCK
+
+
+def _previous_window_spent() -> None:
+    """As after a flood's last 10 s: the previous window's budget (2) spent."""
+    import time
+
+    from django.core.cache import caches
+
+    from apps.sites.throttle import _key
+
+    caches["throttle"].clear()
+    caches["throttle"].set(_key("login-failed", "all", 10, time.time() - 10), 2)
+
+
+def _held(path):
+    """Another worker mid-hash: an exclusive lock on the file from a second open file."""
+    import fcntl
+    import os
+
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+def test_during_a_flood_one_hash_at_a_time(hashes, flood_lock) -> None:
+    import os
+
+    _previous_window_spent()
+    fd = _held(flood_lock)
+    try:
+        refused = attempt(Client(), "someone", address="198.51.100.30")
+    finally:
+        os.close(fd)
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "1"  # HASHING_BUSY_WAIT_S
+    assert hashes == []  # refused before hashing
+    # The other worker done: the next attempt hashes (and fails: the form again).
+    assert attempt(Client(), "someone", address="198.51.100.30").status_code == 200
+    assert hashes == ["someone"]
+
+
+def test_during_a_flood_a_person_signs_in_when_the_slot_is_free(demo, flood_lock) -> None:
+    _previous_window_spent()
+    ok = Client().post(
+        "/login/",
+        {"username": "account", "password": "rightsize-demo"},
+        REMOTE_ADDR="192.0.2.40",
+    )
+    assert ok.status_code == 302
+
+
+def test_without_a_flood_nobody_waits_for_the_lock(hashes, flood_lock) -> None:
+    import os
+
+    from django.core.cache import caches
+
+    caches["throttle"].clear()  # the previous window spent nothing
+    fd = _held(flood_lock)
+    try:
+        response = attempt(Client(), "someone", address="198.51.100.31")
+    finally:
+        os.close(fd)
+    assert response.status_code == 200
+    assert hashes == ["someone"]

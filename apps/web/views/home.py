@@ -18,7 +18,7 @@ from apps.review.models import Review, ReviewStatus, Verdict
 from apps.review.publishing import review_as_published, reviews_for
 from apps.sites.access import ANY_ROLE, require_roles, role_of
 from apps.sites.models import Role
-from apps.sites.throttle import login_failure_count, login_throttle
+from apps.sites.throttle import login_failure_count, login_hashing_slot, login_throttle
 from apps.web.throttled_login import throttled_message, throttled_response
 from apps.words import VEHICLES
 
@@ -37,19 +37,24 @@ class RightsizeLoginView(LoginView):
         username = str(request.POST.get("username", ""))[:150]
         wait = login_throttle(request, username=username)
         if wait is not None:
-
-            def draw() -> HttpResponse:
-                context = {
-                    "form": self.get_form_class()(request),
-                    "throttled": throttled_message(wait),
-                }
-                return render(request, self.template_name, context, status=429)
-
-            return throttled_response(request, wait, draw)
-        response = super().post(request, *args, **kwargs)
+            return self._throttled(request, wait)
+        with login_hashing_slot() as busy:
+            if busy is not None:
+                return self._throttled(request, busy)
+            response = super().post(request, *args, **kwargs)
         if response.status_code == 200:  # the form again: a failed login
             login_failure_count()
         return response
+
+    def _throttled(self, request: HttpRequest, wait: int) -> HttpResponse:
+        def draw() -> HttpResponse:
+            context = {
+                "form": self.get_form_class()(request),
+                "throttled": throttled_message(wait),
+            }
+            return render(request, self.template_name, context, status=429)
+
+        return throttled_response(request, wait, draw)
 
 
 def review_rows(user: Any) -> QuerySet[Review]:
