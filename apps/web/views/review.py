@@ -55,6 +55,7 @@ from apps.web.fragments import (
 )
 from apps.web.kept_reports import stored_report, stored_report_data, with_report_text
 from apps.web.page_cache import page_cached, page_keep
+from apps.web.rendering import render_freed
 from apps.web.views.finance import DECIDERS
 from apps.words.money import locale_name
 
@@ -206,8 +207,9 @@ def review_context(
     newer = _newer_review(review)
     can_edit = role in EDITORS and newer is None
     # What the lines table reads of each stored line (not 100 model instances with their
-    # parsed cells): its id, errors and catalog part.
-    stored_lines = review.quote.lines.values_list("line", "pk", "errors", "part_id")
+    # parsed cells): its id, errors and catalog part, by line number (so in no order: the
+    # quote lines' default order joins the quote for its date).
+    stored_lines = review.quote.lines.order_by().values_list("line", "pk", "errors", "part_id")
     stored = {line: StoredLine(pk, errors, part) for line, pk, errors, part in stored_lines}
     lines = page.line_rows(report, stored)
     previous = _previous_review(review)
@@ -463,7 +465,7 @@ def review_preview_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
         report=report,
     )
     context["preview"] = True
-    return render(request, "review/detail.html#results", context)
+    return render_freed(request, "review/detail.html#results", context)
 
 
 def _conflict(
