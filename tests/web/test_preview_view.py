@@ -2,6 +2,7 @@
 
 import re
 
+from apps.catalog.services import catalog_snapshot
 from apps.review.models import AuditEvent, ReviewStatus
 from tests.web.test_review_views import HX, engine, people, rerun_data, review, url  # noqa: F401
 
@@ -48,3 +49,22 @@ def test_invalid_preview_returns_the_form_with_errors(clients, review, engine): 
 def test_customers_and_finance_cannot_preview(clients, review, engine):  # noqa: F811
     for who in ("customer", "finance"):
         assert clients[who].post(url(review, "preview/"), rerun_data(review)).status_code == 403
+
+
+def test_preview_stays_within_its_query_budget(
+    clients,
+    review,  # noqa: F811
+    engine,  # noqa: F811
+    django_assert_max_num_queries,
+):
+    """The session, the user, the membership; the review with its quote, organisation and
+    whether a revision replaced it (one query, its stored report read as text); the quote's
+    file (this quote was stored without its reading, so it is read again); the intake's key
+    (the vendor's mappings and remembered corrections, the quote's corrections); the stored
+    lines; the catalog parts (a line needs confirming). No query for the newer version, the
+    history or the stored report's JSON."""
+    catalog_snapshot()  # a warm worker holds the catalog
+    data = rerun_data(review, **{"w-concurrent_users": 150})
+    with django_assert_max_num_queries(10):
+        response = clients["account_team"].post(url(review, "preview/"), data, headers=HX)
+    assert response.status_code == 200 and 'id="preview-note"' in response.content.decode()

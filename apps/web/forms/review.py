@@ -10,7 +10,10 @@ Face config.json, read offline.
 
 from __future__ import annotations
 
+import copy
 import json
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -107,6 +110,60 @@ def _number(
     )
 
 
+class SharedFields(dict[str, forms.Field]):
+    """A form's fields prepared once and shared by every form built from them: Django copies
+    a form's fields for each instance (a deep copy of ~25 fields, choices and widgets, on
+    every what-if); copying these hands over the same field objects. Only for fields nothing
+    changes after preparing them (no per-form queryset or choices): a form validates and
+    renders without touching its fields."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, forms.Field]:
+        return dict(self)
+
+
+class PreparedFields:
+    """SharedFields by key, for the catalog snapshot they were prepared with (a reloaded
+    catalog prepares them again): at most SIZE keys (a custom model's label is one each)."""
+
+    SIZE = 64
+
+    def __init__(self) -> None:
+        self._catalog: object = None
+        self._items: dict[Any, SharedFields] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: Any, prepare: Callable[[Any], dict[str, forms.Field]]) -> SharedFields:
+        catalog = catalog_snapshot()
+        with self._lock:
+            if self._catalog is catalog and key in self._items:
+                return self._items[key]
+        fields = SharedFields(prepare(key))
+        with self._lock:
+            if self._catalog is not catalog or len(self._items) >= self.SIZE:
+                self._catalog, self._items = catalog, {}
+            self._items[key] = fields
+        return fields
+
+
+_WORKLOAD_FIELDS = PreparedFields()
+_FACILITY_FIELDS = PreparedFields()
+
+
+def _custom_model_label(current: Workload | None) -> str | None:
+    """The choice a workload with a custom model shape keeps it by (None: no such model)."""
+    if current is not None and isinstance(current.model, ModelShape):
+        return f"{current.model.name} (custom shape, kept)"
+    return None
+
+
+def _model_choices_set(fields: dict[str, forms.Field], custom: str | None) -> None:
+    choices = [("", "No model (memory or FP64 only)")]
+    if custom is not None:
+        choices.append((CUSTOM_MODEL, custom))
+    choices += [(m.name, _model_label(m)) for m in catalog_snapshot().models]
+    fields["model"].choices = choices  # type: ignore[attr-defined]
+
+
 def _pydantic_errors_to_form(form: forms.Form, error: ValidationError) -> None:
     """Put each pydantic complaint on the field it is about ("memory_gb: must be > 0")."""
     for problem in error.errors():
@@ -185,19 +242,24 @@ class WorkloadForm(forms.Form):
     ) -> None:
         if current is not None and "initial" not in kwargs:
             kwargs["initial"] = workload_initial(current)
+        custom = _custom_model_label(current)
+        if saved_workloads is None:  # the review page's form: its fields prepared once
+            self.__dict__["base_fields"] = _WORKLOAD_FIELDS.get(custom, self._fields_for)
         super().__init__(*args, **kwargs)
         self.current = current
-        choices = [("", "No model (memory or FP64 only)")]
-        if current is not None and isinstance(current.model, ModelShape):
-            choices.append((CUSTOM_MODEL, f"{current.model.name} (custom shape, kept)"))
-        choices += [(m.name, _model_label(m)) for m in catalog_snapshot().models]
-        self.fields["model"].choices = choices  # type: ignore[attr-defined]
-        saved = self.fields["saved"]
-        assert isinstance(saved, forms.ModelChoiceField)
-        if saved_workloads is None:
-            del self.fields["saved"]
-        else:
+        if saved_workloads is not None:
+            _model_choices_set(self.fields, custom)
+            saved = self.fields["saved"]
+            assert isinstance(saved, forms.ModelChoiceField)
             saved.queryset = saved_workloads
+
+    @classmethod
+    def _fields_for(cls, custom: str | None) -> dict[str, forms.Field]:
+        """The fields of a form without saved workloads, its model choices set."""
+        fields = copy.deepcopy(cls.base_fields)
+        del fields["saved"]
+        _model_choices_set(fields, custom)
+        return fields
 
     def clean_model_name(self) -> str:
         name: str = (self.cleaned_data.get("model_name") or "").strip()
@@ -407,13 +469,20 @@ class FacilityForm(forms.Form):
     ) -> None:
         if current is not None and "initial" not in kwargs:
             kwargs["initial"] = _tidy(current.model_dump(mode="json"))
+        if saved_facilities is None:  # the review page's form: its fields prepared once
+            self.__dict__["base_fields"] = _FACILITY_FIELDS.get(None, self._fields_for)
         super().__init__(*args, **kwargs)
-        saved = self.fields["saved"]
-        assert isinstance(saved, forms.ModelChoiceField)
-        if saved_facilities is None:
-            del self.fields["saved"]
-        else:
+        if saved_facilities is not None:
+            saved = self.fields["saved"]
+            assert isinstance(saved, forms.ModelChoiceField)
             saved.queryset = saved_facilities
+
+    @classmethod
+    def _fields_for(cls, _key: None) -> dict[str, forms.Field]:
+        """The fields of a form without saved facilities."""
+        fields = copy.deepcopy(cls.base_fields)
+        del fields["saved"]
+        return fields
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -11,8 +11,11 @@ kept with its CSRF token cut out and gets the response's own token back each tim
 
 from __future__ import annotations
 
+import functools
+
 from django import template
 from django.core.cache import caches
+from django.template import defaultfilters
 from django.template.base import FilterExpression, NodeList, Parser, Token
 
 from apps.web.fragments import PIECES
@@ -88,3 +91,17 @@ def cached_piece(parser: Parser, token: Token) -> CachedPieceNode:
     nodelist = parser.parse(("endcached_piece",))
     parser.delete_first_token()
     return CachedPieceNode(nodelist, parser.compile_filter(bits[1]))
+
+
+@register.filter(is_safe=True, needs_autoescape=True)
+def urlizetrunc_kept(value: object, limit: int, autoescape: bool = True) -> str:
+    """`urlizetrunc`, each plain text linked once per process: a finding's sources are the
+    same few hundred URLs in every report, drawn again in every check a what-if moves."""
+    if type(value) is not str:  # safe strings and other values: as the filter does them
+        return defaultfilters.urlizetrunc(value, limit, autoescape=autoescape)  # type: ignore[arg-type]
+    return _urlized(value, int(limit), autoescape)
+
+
+@functools.lru_cache(maxsize=4096)
+def _urlized(value: str, limit: int, autoescape: bool) -> str:
+    return defaultfilters.urlizetrunc(value, limit, autoescape=autoescape)

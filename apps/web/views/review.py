@@ -53,7 +53,9 @@ from apps.web.fragments import (
     report_fragment_key,
     vehicles_key,
 )
+from apps.web.kept_reports import stored_report, stored_report_data, with_report_text
 from apps.web.page_cache import page_cached, page_keep
+from apps.web.rendering import render_freed
 from apps.web.views.finance import DECIDERS
 from apps.words.money import locale_name
 
@@ -87,6 +89,16 @@ def review_page_queryset(user: Any) -> QuerySet[Review]:
     if role_of(user) == Role.CUSTOMER:
         return queryset.defer("basis")
     return queryset.defer(*_PAGE_DEFERRED)
+
+
+def review_preview_queryset(user: Any) -> QuerySet[Review]:
+    """The reviews this person may preview, with what the results region reads: the quote
+    and organisation joined (not the file, the previous version or the author the whole
+    page's header names), `has_newer` (review_page_queryset), the stored report as text
+    (apps.web.kept_reports: validated once per text) and none of the JSON it never shows."""
+    revised = Review.objects.filter(quote__previous_id=OuterRef("quote_id"))
+    queryset = reviews_for(Review.objects.select_related("quote", "organisation"), user)
+    return with_report_text(queryset.annotate(has_newer=Exists(revised)).defer(*_PAGE_DEFERRED))
 
 
 def reviews_visible(user: Any) -> QuerySet[Review]:
@@ -185,16 +197,19 @@ def review_context(
     revise_problems: list[QuoteParseError] | None = None,
     correction_form: LineCorrectionForm | None = None,
     correct_line: int | None = None,
+    report: ReviewReport | None = None,
 ) -> dict[str, Any]:
-    """Everything detail.html and its partials read, in a bounded number of queries."""
-    report = ReviewReport.model_validate(review.report)
+    """Everything detail.html and its partials read, in a bounded number of queries.
+    `report`: the review's report already validated (a preview's, fresh from the engine)."""
+    report = report or ReviewReport.model_validate(review.report)
     role = role_of(request.user)
     internal = role in INTERNAL_ROLES
     newer = _newer_review(review)
     can_edit = role in EDITORS and newer is None
     # What the lines table reads of each stored line (not 100 model instances with their
-    # parsed cells): its id, errors and catalog part.
-    stored_lines = review.quote.lines.values_list("line", "pk", "errors", "part_id")
+    # parsed cells): its id, errors and catalog part, by line number (so in no order: the
+    # quote lines' default order joins the quote for its date).
+    stored_lines = review.quote.lines.order_by().values_list("line", "pk", "errors", "part_id")
     stored = {line: StoredLine(pk, errors, part) for line, pk, errors, part in stored_lines}
     lines = page.line_rows(report, stored)
     previous = _previous_review(review)
@@ -256,10 +271,12 @@ def review_context(
             "url": reverse("review:publish", args=[review.uuid]),
         }
     if can_edit:
-        workload = Workload.model_validate(review.workload)
-        facility = Facility.model_validate(review.facility)
-        context["workload_form"] = workload_form or WorkloadForm(prefix="w", current=workload)
-        context["facility_form"] = facility_form or FacilityForm(prefix="f", current=facility)
+        context["workload_form"] = workload_form or WorkloadForm(
+            prefix="w", current=Workload.model_validate(review.workload)
+        )
+        context["facility_form"] = facility_form or FacilityForm(
+            prefix="f", current=Facility.model_validate(review.facility)
+        )
         context["revise_problems"] = revise_problems or []
         if any(row.needs_confirmation for row in lines):
             context["parts"] = Part.objects.select_related("vendor", "system", "gpu").order_by(
@@ -422,28 +439,33 @@ def review_preview_view(request: HtmxHttpRequest, uuid: str) -> HttpResponse:
     Exploring "what if 2,000 users?" must not touch the review Finance decided on: the
     preview stores nothing and keeps the version; "Save" (review_rerun_view) makes it real.
     """
-    # The results region reads the review, its quote and organisation: not the file, the
-    # previous version or the author the whole page's header names.
-    visible = reviews_for(Review.objects.select_related("quote", "organisation"), request.user)
-    review = get_object_or_404(visible, uuid=uuid)
+    review = get_object_or_404(review_preview_queryset(request.user), uuid=uuid)
     workload_form, facility_form = _edit_forms(request, review)
     if not (workload_form.is_valid() and facility_form.is_valid()):
+        review.report = stored_report_data(review)  # what the form's page reads
         return _edit_form_again(request, review, workload_form, facility_form)
-    old = ReviewReport.model_validate(review.report)
+    old = stored_report(review)
     report = services.review_run(
         quote=review.quote, workload=workload_form.workload, facility=facility_form.facility
     )
-    preview = copy.copy(review)  # an unsaved stand-in: the page reads its report and inputs
-    preview.report = report.model_dump(mode="json")
+    # An unsaved stand-in: the page reads its inputs here and the fresh report from `report`
+    # (never validated again from its JSON); the stored report is not loaded, so it is None.
+    preview = copy.copy(review)
+    preview.report = None
     preview.workload = workload_form.workload.model_dump(mode="json")
     preview.facility = facility_form.facility.model_dump(mode="json")
     # The results partial shows no form: the posted ones stand in for the fresh ones the
     # whole page would build (each a deep copy of ~25 fields) and are never rendered.
     context = review_context(
-        request, preview, before=old, workload_form=workload_form, facility_form=facility_form
+        request,
+        preview,
+        before=old,
+        workload_form=workload_form,
+        facility_form=facility_form,
+        report=report,
     )
     context["preview"] = True
-    return render(request, "review/detail.html#results", context)
+    return render_freed(request, "review/detail.html#results", context)
 
 
 def _conflict(
