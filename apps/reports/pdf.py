@@ -15,10 +15,16 @@ import re
 import threading
 from pathlib import Path
 
-from weasyprint import CSS, HTML
+from weasyprint import CSS
 from weasyprint.text.fonts import FontConfiguration
 
 from apps.reports.fetcher import StaticAssetFetcher
+from apps.reports.pdf_markup import (
+    ReportHTML,
+    drawings_split,
+    stock_ua_needed,
+    whitespace_between_blocks_drop,
+)
 
 #: The one stylesheet link our report templates write (report.html, comparison.html).
 STYLESHEET_LINK = re.compile(r'<link rel="stylesheet" href="(asset:[\w/.-]+\.css)">')
@@ -32,13 +38,16 @@ class _RenderKit(threading.local):
     def __init__(self) -> None:
         self.font_config = FontConfiguration()
         self.stylesheets: dict[tuple[str, bytes], CSS] = {}
+        #: id() of each kept stylesheet that uses no list item, footnote or note of its own
+        #: (pdf_markup.ReportHTML: the trimmed user-agent stylesheet is enough for it).
+        self.plain: set[int] = set()
 
     def stylesheet(self, url: str, body: bytes, fetcher: StaticAssetFetcher) -> CSS:
         key = (url, body)
         css = self.stylesheets.get(key)
         if css is None:
             if len(self.stylesheets) >= PARSED_STYLESHEETS_KEPT:
-                self.stylesheets.pop(next(iter(self.stylesheets)))
+                self.plain.discard(id(self.stylesheets.pop(next(iter(self.stylesheets)))))
             css = CSS(
                 string=body.decode(),
                 base_url=url,
@@ -46,6 +55,8 @@ class _RenderKit(threading.local):
                 font_config=self.font_config,
             )
             self.stylesheets[key] = css
+            if not stock_ua_needed("", {url: body}):
+                self.plain.add(id(css))
         return css
 
 
@@ -83,10 +94,13 @@ def pdf_from_html(
     same stylesheet serves a customer in Frankfurt (210 × 297 mm) and one in Chicago (8.5 × 11 in).
     """
     fetcher = fetcher or StaticAssetFetcher(static_root, logo_root=logo_root)
-    html, stylesheets = _stylesheet_split(html, fetcher)
-    document = HTML(string=html, base_url=None, url_fetcher=fetcher).render(
-        font_config=_kit.font_config, stylesheets=stylesheets
-    )
+    html, fetcher.drawings = drawings_split(html)
+    html, stylesheets = _stylesheet_split(whitespace_between_blocks_drop(html), fetcher)
+    stock_ua = len(stylesheets) != 1 or id(stylesheets[0]) not in _kit.plain
+    stock_ua = stock_ua or stock_ua_needed(html, {})
+    document = ReportHTML(
+        string=html, base_url=None, url_fetcher=fetcher, stock_ua=stock_ua
+    ).render(font_config=_kit.font_config, stylesheets=stylesheets)
     # No attachments and no outbound links, whatever the HTML says: `<link rel=attachment>` and
     # `<a rel=attachment>` would embed a file, `<a href="http://…">` would send the reader away.
     document.metadata.attachments = []
