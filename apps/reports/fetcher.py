@@ -43,6 +43,12 @@ MAX_ASSET_BYTES = 5 * 1024 * 1024
 _NO_TLS = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
 
 
+def nothing_fetcher() -> URLFetcher:
+    """A fetcher that serves no URL at all, for a stylesheet that names none (the user-agent
+    one): without it WeasyPrint builds its default fetcher, and loads the system's certificates."""
+    return URLFetcher(allowed_protocols=(), allow_redirects=False, ssl_context=_NO_TLS)
+
+
 class AssetRefused(ValueError):
     """A URL the report may not fetch; WeasyPrint logs it and leaves the resource out."""
 

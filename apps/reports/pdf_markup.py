@@ -25,7 +25,7 @@ from xml.etree import ElementTree
 from weasyprint import CSS, HTML
 from weasyprint.html import UA, UA_COUNTER_STYLE
 
-from apps.reports.fetcher import DRAWINGS
+from apps.reports.fetcher import DRAWINGS, nothing_fetcher
 
 #: An inline drawing as our templates write it: never nested, never quote text (the template
 #: escapes every `<` a customer writes, so `<svg` in the HTML is always ours).
@@ -82,12 +82,19 @@ UA_NOTES = re.compile(r"^::(?:footnote|note)-(?:call|marker|callback) \{[^\n]*\}
 NEEDS_STOCK_UA = re.compile(r"list-item|footnote|note-|::marker")
 
 
-@functools.cache
-def _report_ua() -> CSS | None:
+def _report_ua_parse() -> CSS | None:
     if UA.count(UA_MARKER) != 1 or len(UA_NOTES.findall(UA)) != 5:
         return None
     trimmed = UA_NOTES.sub("", UA.replace(UA_MARKER, "\nli::marker {"))
-    return CSS(string=trimmed, counter_style=UA_COUNTER_STYLE)
+    return CSS(string=trimmed, counter_style=UA_COUNTER_STYLE, url_fetcher=nothing_fetcher())
+
+
+#: Parsed when this module is imported, as WeasyPrint parses its own when `weasyprint.html` is.
+_REPORT_UA = _report_ua_parse()
+
+
+def _report_ua() -> CSS | None:
+    return _REPORT_UA
 
 
 class ReportHTML(HTML):

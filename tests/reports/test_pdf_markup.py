@@ -11,7 +11,7 @@ import pytest
 from weasyprint import HTML
 
 from apps.reports import pdf as pdf_module
-from apps.reports.fetcher import DRAWINGS, AssetRefused, StaticAssetFetcher
+from apps.reports.fetcher import DRAWINGS, AssetRefused, StaticAssetFetcher, nothing_fetcher
 from apps.reports.pdf import pdf_from_html
 from apps.reports.pdf_markup import (
     ReportHTML,
@@ -102,3 +102,11 @@ def test_a_list_keeps_its_markers_with_the_trimmed_stylesheet(
     monkeypatch.setattr(pdf_module, "ReportHTML", Spy)
     assert pdf_from_html(html, static_root=STATIC) == stock_pdf(html)
     assert seen == [False]
+
+
+@pytest.mark.parametrize(
+    "url", ["asset:css/report.css", "https://example.com/", "file:///etc/passwd"]
+)
+def test_the_ua_stylesheets_fetcher_serves_nothing(url: str) -> None:
+    with pytest.raises(Exception):  # noqa: B017 - WeasyPrint's own refusal, whatever its type
+        nothing_fetcher().fetch(url)
