@@ -79,7 +79,7 @@ def whitespace_between_blocks_drop(html: str) -> str:
 UA_MARKER = "\n::marker {"
 UA_NOTES = re.compile(r"^::(?:footnote|note)-(?:call|marker|callback) \{[^\n]*\}$", re.M)
 #: A document that has list items other than `li`, footnotes or notes gets the stock stylesheet.
-NEEDS_STOCK_UA = re.compile(r"list-item|footnote|note-|::marker")
+NEEDS_STOCK_UA = ("list-item", "footnote", "note-", "::marker")
 
 
 def _report_ua_parse() -> CSS | None:
@@ -111,6 +111,5 @@ class ReportHTML(HTML):
 
 def stock_ua_needed(html: str, stylesheets: Mapping[str, bytes]) -> bool:
     """Whether `html` or its stylesheets could use what the trimmed UA stylesheet leaves out."""
-    return bool(NEEDS_STOCK_UA.search(html)) or any(
-        NEEDS_STOCK_UA.search(body.decode(errors="replace")) for body in stylesheets.values()
-    )
+    texts = [html, *(body.decode(errors="replace") for body in stylesheets.values())]
+    return any(word in text for text in texts for word in NEEDS_STOCK_UA)
