@@ -11,7 +11,9 @@ Three things, each leaving the PDF byte for byte what it was (tests/reports/test
   WeasyPrint would tokenize, box and then throw away.
 - The user-agent stylesheet without what our reports never have: `::marker` for every element
   (only an `li` is a list item) and the footnote and note pseudo-elements, which gave every
-  element six pseudo-element styles to compute.
+  element six pseudo-element styles to compute; and without its text alignment for the twelve
+  margin boxes our pages leave empty, a style WeasyPrint computed for each on every page. A
+  document whose style could use any of that (`stock_ua_needed`) gets WeasyPrint's own.
 """
 
 from __future__ import annotations
@@ -78,14 +80,36 @@ def whitespace_between_blocks_drop(html: str) -> str:
 #: writes it; if a WeasyPrint upgrade words them otherwise, the stock stylesheet is used.
 UA_MARKER = "\n::marker {"
 UA_NOTES = re.compile(r"^::(?:footnote|note)-(?:call|marker|callback) \{[^\n]*\}$", re.M)
-#: A document that has list items other than `li`, footnotes or notes gets the stock stylesheet.
-NEEDS_STOCK_UA = ("list-item", "footnote", "note-", "::marker")
+#: The page's margin boxes our stylesheet never fills: the UA aligns the text of all sixteen, and
+#: WeasyPrint computes a style for each one the UA names, on every page, empty or not.
+UA_EMPTY_MARGIN_BOXES = re.compile(
+    r"^  @(?:(?:top|bottom)-(?:left|right)-corner|(?:top|bottom)-center"
+    r"|(?:left|right)-(?:top|middle|bottom)) +\{[^\n]*\}$",
+    re.M,
+)
+#: A document that has list items other than `li`, footnotes or notes, or fills one of those
+#: margin boxes, gets the stock stylesheet.
+NEEDS_STOCK_UA = (
+    "list-item",
+    "footnote",
+    "note-",
+    "::marker",
+    "-corner",
+    "-center",
+    "@left-",
+    "@right-",
+)
 
 
 def _report_ua_parse() -> CSS | None:
-    if UA.count(UA_MARKER) != 1 or len(UA_NOTES.findall(UA)) != 5:
+    if (
+        UA.count(UA_MARKER) != 1
+        or len(UA_NOTES.findall(UA)) != 5
+        or len(UA_EMPTY_MARGIN_BOXES.findall(UA)) != 12
+    ):
         return None
     trimmed = UA_NOTES.sub("", UA.replace(UA_MARKER, "\nli::marker {"))
+    trimmed = UA_EMPTY_MARGIN_BOXES.sub("", trimmed)
     return CSS(string=trimmed, counter_style=UA_COUNTER_STYLE, url_fetcher=nothing_fetcher())
 
 
@@ -95,6 +119,11 @@ _REPORT_UA = _report_ua_parse()
 
 def _report_ua() -> CSS | None:
     return _REPORT_UA
+
+
+#: A style attribute's value: with one `<style>` or `<link>` of our own (pdf._stylesheet_split),
+#: the only CSS in the HTML itself. Quote text cannot write one: the template escapes its quotes.
+STYLE_ATTRIBUTE = re.compile(r"""\sstyle\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)""", re.I)
 
 
 class ReportHTML(HTML):
@@ -110,6 +139,10 @@ class ReportHTML(HTML):
 
 
 def stock_ua_needed(html: str, stylesheets: Mapping[str, bytes]) -> bool:
-    """Whether `html` or its stylesheets could use what the trimmed UA stylesheet leaves out."""
-    texts = [html, *(body.decode(errors="replace") for body in stylesheets.values())]
+    """Whether `html`'s style attributes or its stylesheets could use what the trimmed UA
+    stylesheet leaves out. (The words of the report, "hardware-corner.net" say, are no style.)"""
+    texts = [
+        *(match.group(1) for match in STYLE_ATTRIBUTE.finditer(html)),
+        *(body.decode(errors="replace") for body in stylesheets.values()),
+    ]
     return any(word in text for text in texts for word in NEEDS_STOCK_UA)

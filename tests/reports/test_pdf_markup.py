@@ -77,9 +77,18 @@ def test_whitespace_goes_only_between_two_blocks() -> None:
 def test_the_trimmed_ua_stylesheet_only_for_documents_without_list_items_notes_footnotes() -> None:
     assert _report_ua() is not None  # WeasyPrint's UA stylesheet still reads as this expects
     assert not stock_ua_needed("<ul><li>a</li></ul>", {"asset:css/report.css": b"li { x: y }"})
-    for text in ("p { display: list-item }", "p { float: footnote }", "li::marker { }"):
+    for text in (
+        "display: list-item",
+        "float: footnote",
+        "li::marker { }",
+        "@page { @top-center { content: 'x' } }",
+        "@page { @bottom-right-corner { content: 'x' } }",
+        "@page { @left-middle { content: 'x' } }",
+    ):
         assert stock_ua_needed("", {"asset:css/a.css": text.encode()})
-        assert stock_ua_needed(f"<style>{text}</style>", {})
+    assert stock_ua_needed('<p style="display: list-item">a</p>', {})
+    # The report's words are not its style: a citation of hardware-corner.net, a footnote.
+    assert not stock_ua_needed("<p>hardware-corner.net, see the footnote</p>", {})
     trimmed = ReportHTML(string="<p>a</p>", stock_ua=False)._ua_stylesheets()
     stock = ReportHTML(string="<p>a</p>", stock_ua=True)._ua_stylesheets()
     assert trimmed != stock and len(trimmed) == len(stock) == 1
