@@ -11,6 +11,7 @@ directory. It imports nothing from Django so the render child process can use it
 from __future__ import annotations
 
 import ssl
+from collections.abc import Mapping
 from pathlib import Path
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
@@ -20,6 +21,9 @@ ASSET_SCHEME = "asset:"
 #: static one), and only as a PNG or JPEG.
 LOGO_PREFIX = "logos/"
 LOGO_TYPES = frozenset({".png", ".jpg", ".jpeg"})
+#: `asset:drawings/<sha256>.svg` is one of the render's own inline drawings, moved out of its
+#: HTML (apps/reports/pdf_markup.py) and served from memory, never read from a disk.
+DRAWINGS = ASSET_SCHEME + "drawings/"
 # What a report may pull in: its stylesheet, fonts and pictures. Never HTML, never scripts.
 ASSET_TYPES: dict[str, str] = {
     ".css": "text/css",
@@ -39,6 +43,12 @@ MAX_ASSET_BYTES = 5 * 1024 * 1024
 _NO_TLS = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
 
 
+def nothing_fetcher() -> URLFetcher:
+    """A fetcher that serves no URL at all, for a stylesheet that names none (the user-agent
+    one): without it WeasyPrint builds its default fetcher, and loads the system's certificates."""
+    return URLFetcher(allowed_protocols=(), allow_redirects=False, ssl_context=_NO_TLS)
+
+
 class AssetRefused(ValueError):
     """A URL the report may not fetch; WeasyPrint logs it and leaves the resource out."""
 
@@ -54,8 +64,17 @@ class StaticAssetFetcher(URLFetcher):
         super().__init__(allowed_protocols=("asset",), allow_redirects=False, ssl_context=_NO_TLS)
         self.static_root = Path(static_root).resolve()
         self.logo_root = Path(logo_root).resolve() if logo_root else None
+        #: This render's drawings, moved out of its HTML (`pdf_markup.drawings_split`), by URL.
+        self.drawings: Mapping[str, bytes] = {}
 
     def fetch(self, url: str, headers: object = None) -> URLFetcherResponse:
+        if url.startswith(DRAWINGS):
+            # Only a drawing this render's own HTML had inline, never a file.
+            if url not in self.drawings:
+                raise AssetRefused(f"refused drawing {url[:100]!r}: not one of this report's")
+            return URLFetcherResponse(
+                url, body=self.drawings[url], headers={"Content-Type": ASSET_TYPES[".svg"]}
+            )
         path = asset_path(url, static_root=self.static_root, logo_root=self.logo_root)
         body = path.read_bytes()
         return URLFetcherResponse(
