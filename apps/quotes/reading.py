@@ -584,6 +584,37 @@ class _Families:
         for position, (phrase, _key) in enumerate(self.phrases):
             self.by_first_word.setdefault(phrase.split(" ", 1)[0], []).append(position)
         self._found: dict[str, SystemSpec | None] = {}
+        #: A long quote repeats its heads ("ProSupport Plus 3yr next business day" on 2,500
+        #: lines): each text is read once per quote (pure functions of the text).
+        self._heads: dict[str, str] = {}
+        self._categories: dict[str, str] = {}
+        self._gpus: dict[str, tuple[str, int | None, bool] | None] = {}
+
+    def head(self, text: str) -> str:
+        """``_head(text)``, once per text."""
+        head = self._heads.get(text)
+        if head is None:
+            head = self._heads[text] = _head(text)
+        return head
+
+    def head_category(self, head: str) -> str:
+        """``_head_category(head)``, once per head."""
+        category = self._categories.get(head)
+        if category is None:
+            category = self._categories[head] = _head_category(head)
+        return category
+
+    def gpu(self, text: str) -> GpuMention | None:
+        """``gpu_mention(text)``, read once per text; a new mention each call (rows change
+        theirs)."""
+        if text in self._gpus:
+            known = self._gpus[text]
+        else:
+            found = gpu_mention(text)
+            known = self._gpus[text] = (
+                (found.key, found.count, found.board) if found is not None else None
+            )
+        return None if known is None else GpuMention(key=known[0], count=known[1], board=known[2])
 
     def find(self, text: str) -> SystemSpec | None:
         """The family of the longest phrase inside the text, as whole words (the first of
@@ -776,8 +807,8 @@ def _first_pass(row: Row, families: _Families) -> None:
     if _NO_NOTE_RE.match(text):
         row.role = "note"
         return
-    head = _head(text)
-    category = _head_category(head)
+    head = families.head(text)
+    category = families.head_category(head)
     row.head_category = category
     if _SERVICE_PART.match(pn) and category not in ("component",):
         row.role = "service"
@@ -793,8 +824,8 @@ def _first_pass(row: Row, families: _Families) -> None:
         ways = _WAYS_RE.search(text)
         row.bridge_ways = int(ways.group(1) or ways.group(2)) if ways else 2
         return
-    gpu = gpu_mention(text)
-    head_gpu = gpu_mention(head)
+    gpu = families.gpu(text)
+    head_gpu = families.gpu(head)
     if _ADAPTER_RE.search(head):
         row.role, row.head_category = "accessory", "peripheral"
         return
@@ -982,7 +1013,7 @@ def _refine(rows: list[Row], families: _Families) -> None:
         elif (
             row.role in ("gpu_card", "gpu_board")
             and parent is None
-            and families.find(_head(row.text)) is not None
+            and families.find(families.head(row.text)) is not None
             and row.head_category not in ("card", "board")
         ):
             # A top-level line with a GPU and a system name the catalog knows is the system.
