@@ -22,7 +22,7 @@ from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.assembly import lines_text
 from apps.quotes.matching import LineMatch, PartRef, lines_match
 from apps.quotes.parsing import ParsedLine, ParsedQuote, parse_upload
-from apps.quotes.reading import BomReading, Row, bom_read
+from apps.quotes.reading import BomReading, BomTexts, Row, bom_read, bom_texts
 from apps.quotes.schemas import (
     LineCorrection,
     LineProblem,
@@ -67,10 +67,12 @@ def quote_intake(
     # (sheet_reader.sheet_parse): the child's time and the matcher's overlap.
     matches: list[LineMatch] = []
     seen: dict[tuple[str, str], LineMatch] = {}
+    texts = bom_texts(catalog)
 
     def batch_match(batch: list[ParsedLine]) -> None:
         pairs = [(line.part_number, line.description) for line in batch]
         matches.extend(lines_match(pairs, catalog, mappings=mappings, seen=seen))
+        texts.lines_read_ahead(batch)
 
     parsed = parse_upload(data, filename, delimiter=delimiter, sheet=sheet, on_lines=batch_match)
     return quote_intake_parsed(
@@ -79,6 +81,7 @@ def quote_intake(
         mappings=mappings,
         corrections=corrections,
         matches=matches if len(matches) == len(parsed.lines) else None,
+        texts=texts,
     )
 
 
@@ -89,19 +92,21 @@ def quote_intake_parsed(
     mappings: Mapping[str, PartRef] | None = None,
     corrections: Mapping[int, LineCorrection] | None = None,
     matches: list[LineMatch] | None = None,
+    texts: BomTexts | None = None,
 ) -> QuoteIntake:
     """Match and read an already parsed quote (the upload service parses first, to learn
     the vendor whose confirmed mappings apply). ``corrections`` are the account team's, by
     1-based line number, applied over the reading (a corrected line says ``corrected``).
     ``matches``: the lines' matches under the same ``mappings``, one per line, when the
-    caller matched them already (``quote_intake``, while the file was read)."""
+    caller matched them already (``quote_intake``, while the file was read); ``texts``, the
+    lines' texts it read meanwhile (``reading.bom_texts``)."""
     if matches is None:
         matches = lines_match(
             [(line.part_number, line.description) for line in parsed.lines],
             catalog,
             mappings=mappings,
         )
-    reading = bom_read(parsed, catalog, matches=matches, corrections=corrections)
+    reading = bom_read(parsed, catalog, matches=matches, corrections=corrections, texts=texts)
     rows_by_line = {row.line: row for row in reading.rows if row.line is not None}
     lines_out = [
         _line_out(n, line, match, rows_by_line.get(n), reading)

@@ -616,6 +616,17 @@ class _Families:
             )
         return None if known is None else GpuMention(key=known[0], count=known[1], board=known[2])
 
+    def lines_read_ahead(self, lines: Sequence[ParsedLine]) -> None:
+        """Read the texts of lines ahead of ``bom_read`` (their heads, the heads' categories,
+        the GPUs they name): a workbook's batches arrive while the sandbox child reads on,
+        and what is read then is not read again once the last batch is in."""
+        for line in lines:
+            text = _line_text(line)
+            head = self.head(text)
+            self.head_category(head)
+            self.gpu(text)
+            self.gpu(head)
+
     def find(self, text: str) -> SystemSpec | None:
         """The family of the longest phrase inside the text, as whole words (the first of
         equally long ones). A phrase inside the text starts with one of its words, so only
@@ -634,6 +645,17 @@ class _Families:
                 break
         self._found[text] = spec
         return spec
+
+
+#: One quote's texts as the reading reads them, for ``bom_read`` (``bom_texts``).
+BomTexts = _Families
+
+
+def bom_texts(catalog: CatalogSnapshot) -> BomTexts:
+    """An empty reading of one quote's texts under ``catalog``: give it each batch of lines
+    as it arrives (``lines_read_ahead``), then to ``bom_read`` with the quote; pure, so a
+    text read ahead reads as it would have then."""
+    return _Families(catalog)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -664,15 +686,12 @@ def _rows_from(parsed: ParsedQuote) -> list[Row]:
             )
             continue
         cells = item.raw_cells
-        text = item.description or item.part_number
-        if item.description and item.part_number and len(item.part_number) > 40:
-            text = f"{item.part_number} {item.description}"
         rows.append(
             Row(
                 index=len(rows),
                 source_row=source_row,
                 line=line,
-                text=text.replace("\n", " "),
+                text=_line_text(item),
                 part_number=item.part_number if item.description else "",
                 quantity=item.quantity,
                 unit_price=item.unit_price,
@@ -688,6 +707,15 @@ def _rows_from(parsed: ParsedQuote) -> list[Row]:
         )
         del index
     return rows
+
+
+def _line_text(line: ParsedLine) -> str:
+    """What a line's row reads: its description (its part number when it has none, both
+    when the part number is a long configuration string), on one line."""
+    text = line.description or line.part_number
+    if line.description and line.part_number and len(line.part_number) > 40:
+        text = f"{line.part_number} {line.description}"
+    return text.replace("\n", " ")
 
 
 def _structure_columns(parsed: ParsedQuote) -> tuple[int | None, int | None]:
@@ -1451,11 +1479,12 @@ def bom_read(
     *,
     matches: Sequence[LineMatch] | None = None,
     corrections: Mapping[int, LineCorrection] | None = None,
+    texts: BomTexts | None = None,
 ) -> BomReading:
     """Read every row of a parsed quote (module doc). ``matches`` are the catalog matches
     of ``parsed.lines`` (one each); ``corrections`` (by 1-based line number) override the
-    reading of their lines."""
-    families = _Families(catalog)
+    reading of their lines. ``texts``: this quote's lines read ahead (``bom_texts``)."""
+    families = texts if texts is not None and texts.catalog is catalog else _Families(catalog)
     rows = _rows_from(parsed)
     for row in rows:
         _first_pass(row, families)
