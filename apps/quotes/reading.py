@@ -589,6 +589,11 @@ class _Families:
         self._heads: dict[str, str] = {}
         self._categories: dict[str, str] = {}
         self._gpus: dict[str, tuple[str, int | None, bool] | None] = {}
+        #: `_first_pass` of each kind of line read so far (see there).
+        self.first_passes: dict[
+            tuple[str, str, bool, bool, bool, bool],
+            tuple[LineRole, str, tuple[str, int | None, bool] | None, int | None, bool],
+        ] = {}
 
     def head(self, text: str) -> str:
         """``_head(text)``, once per text."""
@@ -621,11 +626,7 @@ class _Families:
         the GPUs they name): a workbook's batches arrive while the sandbox child reads on,
         and what is read then is not read again once the last batch is in."""
         for line in lines:
-            text = _line_text(line)
-            head = self.head(text)
-            self.head_category(head)
-            self.gpu(text)
-            self.gpu(head)
+            _first_pass(_line_row(line, index=0, line=1, number="", group=""), self)
 
     def find(self, text: str) -> SystemSpec | None:
         """The family of the longest phrase inside the text, as whole words (the first of
@@ -687,16 +688,10 @@ def _rows_from(parsed: ParsedQuote) -> list[Row]:
             continue
         cells = item.raw_cells
         rows.append(
-            Row(
+            _line_row(
+                item,
                 index=len(rows),
-                source_row=source_row,
                 line=line,
-                text=_line_text(item),
-                part_number=item.part_number if item.description else "",
-                quantity=item.quantity,
-                unit_price=item.unit_price,
-                extended_price=item.extended_price,
-                indent=item.indent,
                 number=cells[number_col].strip()
                 if number_col is not None and number_col < len(cells)
                 else "",
@@ -707,6 +702,23 @@ def _rows_from(parsed: ParsedQuote) -> list[Row]:
         )
         del index
     return rows
+
+
+def _line_row(item: ParsedLine, *, index: int, line: int | None, number: str, group: str) -> Row:
+    """The row of a quote line, before any pass has read it."""
+    return Row(
+        index=index,
+        source_row=item.source_row,
+        line=line,
+        text=_line_text(item),
+        part_number=item.part_number if item.description else "",
+        quantity=item.quantity,
+        unit_price=item.unit_price,
+        extended_price=item.extended_price,
+        indent=item.indent,
+        number=number,
+        group=group,
+    )
 
 
 def _line_text(line: ParsedLine) -> str:
@@ -816,6 +828,37 @@ def _first_pass(row: Row, families: _Families) -> None:
         else:
             row.role = _money_role(row) if row.skipped_kind != "after_footer" else "note"
         return
+    # A line's first pass reads only its text, part number and which amounts it has (and
+    # its item number, for freight: not kept): once per such line and quote, the lines read
+    # ahead included (`_Families.lines_read_ahead`).
+    amount = row.extended_price if row.extended_price is not None else row.unit_price
+    key = (
+        row.text,
+        row.part_number,
+        amount is None,
+        amount is not None and amount < 0,
+        row.quantity is None,
+        row.unit_price is None,
+    )
+    known = families.first_passes.get(key)
+    if known is not None:
+        row.role, row.head_category, said, row.bridge_ways, row.guessed = known
+        row.gpu = None if said is None else GpuMention(key=said[0], count=said[1], board=said[2])
+        return
+    _line_first_pass(row, families)
+    if row.head_category != "freight":
+        mention = None if row.gpu is None else (row.gpu.key, row.gpu.count, row.gpu.board)
+        families.first_passes[key] = (
+            row.role,
+            row.head_category,
+            mention,
+            row.bridge_ways,
+            row.guessed,
+        )
+
+
+def _line_first_pass(row: Row, families: _Families) -> None:
+    """`_first_pass` of a quote line (a row with a line number)."""
     text = row.text
     pn = row.part_number
     amount = row.extended_price if row.extended_price is not None else row.unit_price

@@ -150,7 +150,9 @@ def sheet_extent_check(data: bytes, *, file_name: str) -> None:
 
 
 def _clean(cell: object) -> Cell:
-    if isinstance(cell, str) and _CONTROL_RE.search(cell):
+    # A printable text holds no control character (they are all unprintable): most cells
+    # skip the search.
+    if isinstance(cell, str) and not cell.isprintable() and _CONTROL_RE.search(cell):
         return _CONTROL_RE.sub("", cell)
     return cell  # type: ignore[return-value]  # calamine's cell types, as before
 
