@@ -44,3 +44,43 @@ def test_lines_read_ahead_read_as_lines_read_at_the_end(catalog: CatalogSnapshot
     ahead = _reading(catalog, ahead=True)
     assert ahead == _reading(catalog, ahead=False)
     assert sum(s["quantity"] for s in ahead[1]) == 3  # type: ignore[index, union-attr]
+
+
+class _Forgetful(dict):  # type: ignore[type-arg]
+    """A first-pass memo that keeps nothing: every line read afresh, as before the memo."""
+
+    def __setitem__(self, key: object, value: object) -> None:
+        pass
+
+
+REPEATS = (
+    "Item,Part Number,Description,Qty,Unit Price,Extended Price\n"
+    "1,,NVIDIA HGX H200 8-GPU server,1,300000,300000\n"
+    "1.1,,Freight and shipping,1,100,100\n"
+    "1.2,,NVIDIA HGX H200 8-GPU server,1,0,0\n"
+    "2,,Freight and shipping,1,100,100\n"
+    "3,,Freight and shipping,,,100\n"
+    "4,,NVIDIA HGX H200 8-GPU server,1,-300,-300\n"
+    "5,,NVIDIA HGX H200 8-GPU server,,,\n"
+    "6,SKU-1,HGX B300 8-GPU board,1,1,1\n"
+    "7,SKU-1,HGX B300 8-GPU board,1,1,1\n"
+)
+
+
+def test_a_line_read_once_reads_as_each_of_its_repeats_read_afresh(
+    catalog: CatalogSnapshot,
+) -> None:
+    """The same text under another item number, without a price or with a negative one
+    reads as it does on its own (freight under a system is not kept: its item number
+    decides)."""
+    parsed = parse_upload(REPEATS.encode(), "quote.csv")
+    matches = lines_match([(li.part_number, li.description) for li in parsed.lines], catalog)
+    afresh = bom_texts(catalog)
+    afresh.first_passes = _Forgetful()
+    kept = bom_read(parsed, catalog, matches=matches)
+    fresh = bom_read(parsed, catalog, matches=matches, texts=afresh)
+    assert [(r.role, r.gpu, r.head_category, r.guessed, r.parent) for r in kept.rows] == [
+        (r.role, r.gpu, r.head_category, r.guessed, r.parent) for r in fresh.rows
+    ]
+    assert kept.text == fresh.text
+    assert len({r.role for r in kept.rows}) >= 3
