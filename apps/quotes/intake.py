@@ -13,7 +13,9 @@ Pure (no ORM): the ``review_quote`` command, the upload service and the review s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import gc
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from decimal import Decimal
 
 from pydantic import BaseModel, Field
@@ -22,7 +24,7 @@ from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.assembly import lines_text
 from apps.quotes.matching import LineMatch, PartRef, lines_match
 from apps.quotes.parsing import ParsedLine, ParsedQuote, parse_upload
-from apps.quotes.reading import BomReading, Row, bom_read
+from apps.quotes.reading import BomReading, BomTexts, Row, bom_read, bom_texts
 from apps.quotes.schemas import (
     LineCorrection,
     LineProblem,
@@ -50,6 +52,24 @@ class QuoteIntake(BaseModel):
     row_roles: list[tuple[int, str]] = Field(default_factory=list)
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a quote is read: an intake allocates some 100,000
+    objects (lines, rows, matches, lines out) that all stay alive until it returns, so every
+    collection it would trigger finds nothing to free and only scans them, and everything
+    else in the process (a tenth to a quarter of a 10,000-line intake, bench/README.md,
+    parsing). They hold no reference cycles; once the caller drops them their reference
+    counts free them. The collector runs again afterwards if it ran before (an intake inside
+    another leaves that to the outer one)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def quote_intake(
     data: bytes,
     filename: str,
@@ -63,14 +83,38 @@ def quote_intake(
     """Parse, match and read a quote file (``sheet``: the workbook sheet the person chose).
     Raises ``QuoteParseError`` for a file we cannot read (the message names the file, row and
     column), ``SheetChoiceNeeded`` when two sheets look like quotes and none was named."""
+    with _collector_paused():
+        return _quote_intake(
+            data,
+            filename,
+            catalog,
+            mappings=mappings,
+            delimiter=delimiter,
+            corrections=corrections,
+            sheet=sheet,
+        )
+
+
+def _quote_intake(
+    data: bytes,
+    filename: str,
+    catalog: CatalogSnapshot,
+    *,
+    mappings: Mapping[str, PartRef] | None,
+    delimiter: str | None,
+    corrections: Mapping[int, LineCorrection] | None,
+    sheet: str | None,
+) -> QuoteIntake:
     # A workbook's lines are matched in batches while the sandbox child reads the rest
     # (sheet_reader.sheet_parse): the child's time and the matcher's overlap.
     matches: list[LineMatch] = []
     seen: dict[tuple[str, str], LineMatch] = {}
+    texts = bom_texts(catalog)
 
     def batch_match(batch: list[ParsedLine]) -> None:
         pairs = [(line.part_number, line.description) for line in batch]
         matches.extend(lines_match(pairs, catalog, mappings=mappings, seen=seen))
+        texts.lines_read_ahead(batch)
 
     parsed = parse_upload(data, filename, delimiter=delimiter, sheet=sheet, on_lines=batch_match)
     return quote_intake_parsed(
@@ -79,6 +123,7 @@ def quote_intake(
         mappings=mappings,
         corrections=corrections,
         matches=matches if len(matches) == len(parsed.lines) else None,
+        texts=texts,
     )
 
 
@@ -89,19 +134,41 @@ def quote_intake_parsed(
     mappings: Mapping[str, PartRef] | None = None,
     corrections: Mapping[int, LineCorrection] | None = None,
     matches: list[LineMatch] | None = None,
+    texts: BomTexts | None = None,
 ) -> QuoteIntake:
     """Match and read an already parsed quote (the upload service parses first, to learn
     the vendor whose confirmed mappings apply). ``corrections`` are the account team's, by
     1-based line number, applied over the reading (a corrected line says ``corrected``).
     ``matches``: the lines' matches under the same ``mappings``, one per line, when the
-    caller matched them already (``quote_intake``, while the file was read)."""
+    caller matched them already (``quote_intake``, while the file was read); ``texts``, the
+    lines' texts it read meanwhile (``reading.bom_texts``)."""
+    with _collector_paused():
+        return _quote_intake_parsed(
+            parsed,
+            catalog,
+            mappings=mappings,
+            corrections=corrections,
+            matches=matches,
+            texts=texts,
+        )
+
+
+def _quote_intake_parsed(
+    parsed: ParsedQuote,
+    catalog: CatalogSnapshot,
+    *,
+    mappings: Mapping[str, PartRef] | None,
+    corrections: Mapping[int, LineCorrection] | None,
+    matches: list[LineMatch] | None,
+    texts: BomTexts | None,
+) -> QuoteIntake:
     if matches is None:
         matches = lines_match(
             [(line.part_number, line.description) for line in parsed.lines],
             catalog,
             mappings=mappings,
         )
-    reading = bom_read(parsed, catalog, matches=matches, corrections=corrections)
+    reading = bom_read(parsed, catalog, matches=matches, corrections=corrections, texts=texts)
     rows_by_line = {row.line: row for row in reading.rows if row.line is not None}
     lines_out = [
         _line_out(n, line, match, rows_by_line.get(n), reading)
@@ -158,22 +225,39 @@ def _line_out(
     parent = None
     if row is not None and row.parent is not None:
         parent = reading.rows[row.parent].line
-    return QuoteLineOut(
-        role=role,
-        parent=parent,
-        corrected=row.corrected if row is not None else False,
-        line=number,
-        part_number=line.part_number,
-        description=line.description,
-        quantity=line.quantity,
-        unit_price=line.unit_price,
-        extended_price=line.extended_price,
-        sku=match.sku,
-        match=match.match,
-        kind=kind,
-        match_score=match.score,
-        source_row=line.source_row,
+    # Every value is already of its field's type (a validated or typed ParsedLine, a
+    # validated LineMatch, the reading's roles): built as validation would build it, without
+    # validating 10,000 lines again (bench/README.md, parsing).
+    out = QuoteLineOut.__new__(QuoteLineOut)
+    _object_setattr(
+        out,
+        "__dict__",
+        {
+            "line": number,
+            "part_number": line.part_number,
+            "description": line.description,
+            "quantity": line.quantity,
+            "unit_price": line.unit_price,
+            "extended_price": line.extended_price,
+            "sku": match.sku,
+            "match": match.match,
+            "kind": kind,
+            "match_score": match.score,
+            "source_row": line.source_row,
+            "role": role,
+            "parent": parent,
+            "corrected": row.corrected if row is not None else False,
+        },
     )
+    _object_setattr(out, "__pydantic_fields_set__", set(_LINE_OUT_FIELDS))
+    _object_setattr(out, "__pydantic_extra__", None)
+    _object_setattr(out, "__pydantic_private__", None)
+    return out
+
+
+#: Every field of a line out is given (`QuoteLineOut(**all of them)` sets them all).
+_LINE_OUT_FIELDS = frozenset(QuoteLineOut.model_fields)
+_object_setattr = object.__setattr__
 
 
 def money(amount: Decimal, currency: str = "") -> str:

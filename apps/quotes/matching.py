@@ -150,6 +150,9 @@ class MatchIndex:
     text_word_lengths: list[int] = field(default_factory=list)
     text_by_word_length: list[int] = field(default_factory=list)
     text_not_plain: list[int] = field(default_factory=list)
+    #: each `text_choices` entry's distinct words, sorted, joined by spaces ("" for one not
+    #: of plain words): what token_set_ratio compares when the query shares no word with it.
+    text_joined: list[str] = field(default_factory=list)
 
 
 def match_index(catalog: CatalogSnapshot) -> MatchIndex:
@@ -182,8 +185,10 @@ def match_index(catalog: CatalogSnapshot) -> MatchIndex:
     for position, choice in enumerate(index.text_choices):
         if not _PLAIN_WORDS.fullmatch(choice):
             index.text_not_plain.append(position)
+            index.text_joined.append("")
             continue
         words = set(choice.split())
+        index.text_joined.append(" ".join(sorted(words)))
         for word in words:
             index.text_by_word.setdefault(word, []).append(position)
         by_length.append((_words_length(words), position))
@@ -219,7 +224,13 @@ def _text_candidates(query: str, index: MatchIndex) -> list[int] | None:
     100 × (1 − |a − b| / (a + b)) for lengths a and b: "custom bracket assembly rev 12" (30
     characters) cannot reach 82 against a 12-character name. So only choices sharing a word,
     or within that length window (widened by one character each way, against rounding),
-    are scored; the others would score below the cutoff and never be returned."""
+    are scored; the others would score below the cutoff and never be returned.
+
+    Of the choices in that window that share no word, token_set_ratio is exactly the plain
+    ratio of the two sorted, joined word sets (rapidfuzz's own definition; equal to within
+    1e-13 over every catalog choice): that ratio, far cheaper than tokenising each choice
+    again, is taken first, and only the choices it puts within a point of the cutoff are
+    scored."""
     if not _PLAIN_WORDS.fullmatch(query):
         return None
     words = set(query.split())
@@ -233,10 +244,22 @@ def _text_candidates(query: str, index: MatchIndex) -> list[int] | None:
     window = index.text_by_word_length[
         bisect_left(lengths, shortest) : bisect_right(lengths, longest)
     ]
-    candidates = set(window)
-    candidates.update(index.text_not_plain)
+    candidates: set[int] = set()
     for word in words:
         candidates.update(index.text_by_word.get(word, ()))
+    apart = [position for position in window if position not in candidates]
+    if apart:
+        joined = index.text_joined
+        near = process.extract(
+            " ".join(sorted(words)),
+            [joined[position] for position in apart],
+            scorer=fuzz.ratio,
+            processor=None,
+            limit=None,
+            score_cutoff=_FUZZY_CUTOFF - 1.0,
+        )
+        candidates.update(apart[i] for _, _, i in near)
+    candidates.update(index.text_not_plain)
     return sorted(candidates)
 
 

@@ -584,6 +584,49 @@ class _Families:
         for position, (phrase, _key) in enumerate(self.phrases):
             self.by_first_word.setdefault(phrase.split(" ", 1)[0], []).append(position)
         self._found: dict[str, SystemSpec | None] = {}
+        #: A long quote repeats its heads ("ProSupport Plus 3yr next business day" on 2,500
+        #: lines): each text is read once per quote (pure functions of the text).
+        self._heads: dict[str, str] = {}
+        self._categories: dict[str, str] = {}
+        self._gpus: dict[str, tuple[str, int | None, bool] | None] = {}
+        #: `_first_pass` of each kind of line read so far (see there).
+        self.first_passes: dict[
+            tuple[str, str, bool, bool, bool, bool],
+            tuple[LineRole, str, tuple[str, int | None, bool] | None, int | None, bool],
+        ] = {}
+
+    def head(self, text: str) -> str:
+        """``_head(text)``, once per text."""
+        head = self._heads.get(text)
+        if head is None:
+            head = self._heads[text] = _head(text)
+        return head
+
+    def head_category(self, head: str) -> str:
+        """``_head_category(head)``, once per head."""
+        category = self._categories.get(head)
+        if category is None:
+            category = self._categories[head] = _head_category(head)
+        return category
+
+    def gpu(self, text: str) -> GpuMention | None:
+        """``gpu_mention(text)``, read once per text; a new mention each call (rows change
+        theirs)."""
+        if text in self._gpus:
+            known = self._gpus[text]
+        else:
+            found = gpu_mention(text)
+            known = self._gpus[text] = (
+                (found.key, found.count, found.board) if found is not None else None
+            )
+        return None if known is None else GpuMention(key=known[0], count=known[1], board=known[2])
+
+    def lines_read_ahead(self, lines: Sequence[ParsedLine]) -> None:
+        """Read the texts of lines ahead of ``bom_read`` (their heads, the heads' categories,
+        the GPUs they name): a workbook's batches arrive while the sandbox child reads on,
+        and what is read then is not read again once the last batch is in."""
+        for line in lines:
+            _first_pass(_line_row(line, index=0, line=1, number="", group=""), self)
 
     def find(self, text: str) -> SystemSpec | None:
         """The family of the longest phrase inside the text, as whole words (the first of
@@ -603,6 +646,17 @@ class _Families:
                 break
         self._found[text] = spec
         return spec
+
+
+#: One quote's texts as the reading reads them, for ``bom_read`` (``bom_texts``).
+BomTexts = _Families
+
+
+def bom_texts(catalog: CatalogSnapshot) -> BomTexts:
+    """An empty reading of one quote's texts under ``catalog``: give it each batch of lines
+    as it arrives (``lines_read_ahead``), then to ``bom_read`` with the quote; pure, so a
+    text read ahead reads as it would have then."""
+    return _Families(catalog)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -633,20 +687,11 @@ def _rows_from(parsed: ParsedQuote) -> list[Row]:
             )
             continue
         cells = item.raw_cells
-        text = item.description or item.part_number
-        if item.description and item.part_number and len(item.part_number) > 40:
-            text = f"{item.part_number} {item.description}"
         rows.append(
-            Row(
+            _line_row(
+                item,
                 index=len(rows),
-                source_row=source_row,
                 line=line,
-                text=text.replace("\n", " "),
-                part_number=item.part_number if item.description else "",
-                quantity=item.quantity,
-                unit_price=item.unit_price,
-                extended_price=item.extended_price,
-                indent=item.indent,
                 number=cells[number_col].strip()
                 if number_col is not None and number_col < len(cells)
                 else "",
@@ -657,6 +702,32 @@ def _rows_from(parsed: ParsedQuote) -> list[Row]:
         )
         del index
     return rows
+
+
+def _line_row(item: ParsedLine, *, index: int, line: int | None, number: str, group: str) -> Row:
+    """The row of a quote line, before any pass has read it."""
+    return Row(
+        index=index,
+        source_row=item.source_row,
+        line=line,
+        text=_line_text(item),
+        part_number=item.part_number if item.description else "",
+        quantity=item.quantity,
+        unit_price=item.unit_price,
+        extended_price=item.extended_price,
+        indent=item.indent,
+        number=number,
+        group=group,
+    )
+
+
+def _line_text(line: ParsedLine) -> str:
+    """What a line's row reads: its description (its part number when it has none, both
+    when the part number is a long configuration string), on one line."""
+    text = line.description or line.part_number
+    if line.description and line.part_number and len(line.part_number) > 40:
+        text = f"{line.part_number} {line.description}"
+    return text.replace("\n", " ")
 
 
 def _structure_columns(parsed: ParsedQuote) -> tuple[int | None, int | None]:
@@ -757,6 +828,37 @@ def _first_pass(row: Row, families: _Families) -> None:
         else:
             row.role = _money_role(row) if row.skipped_kind != "after_footer" else "note"
         return
+    # A line's first pass reads only its text, part number and which amounts it has (and
+    # its item number, for freight: not kept): once per such line and quote, the lines read
+    # ahead included (`_Families.lines_read_ahead`).
+    amount = row.extended_price if row.extended_price is not None else row.unit_price
+    key = (
+        row.text,
+        row.part_number,
+        amount is None,
+        amount is not None and amount < 0,
+        row.quantity is None,
+        row.unit_price is None,
+    )
+    known = families.first_passes.get(key)
+    if known is not None:
+        row.role, row.head_category, said, row.bridge_ways, row.guessed = known
+        row.gpu = None if said is None else GpuMention(key=said[0], count=said[1], board=said[2])
+        return
+    _line_first_pass(row, families)
+    if row.head_category != "freight":
+        mention = None if row.gpu is None else (row.gpu.key, row.gpu.count, row.gpu.board)
+        families.first_passes[key] = (
+            row.role,
+            row.head_category,
+            mention,
+            row.bridge_ways,
+            row.guessed,
+        )
+
+
+def _line_first_pass(row: Row, families: _Families) -> None:
+    """`_first_pass` of a quote line (a row with a line number)."""
     text = row.text
     pn = row.part_number
     amount = row.extended_price if row.extended_price is not None else row.unit_price
@@ -776,8 +878,8 @@ def _first_pass(row: Row, families: _Families) -> None:
     if _NO_NOTE_RE.match(text):
         row.role = "note"
         return
-    head = _head(text)
-    category = _head_category(head)
+    head = families.head(text)
+    category = families.head_category(head)
     row.head_category = category
     if _SERVICE_PART.match(pn) and category not in ("component",):
         row.role = "service"
@@ -793,8 +895,8 @@ def _first_pass(row: Row, families: _Families) -> None:
         ways = _WAYS_RE.search(text)
         row.bridge_ways = int(ways.group(1) or ways.group(2)) if ways else 2
         return
-    gpu = gpu_mention(text)
-    head_gpu = gpu_mention(head)
+    gpu = families.gpu(text)
+    head_gpu = families.gpu(head)
     if _ADAPTER_RE.search(head):
         row.role, row.head_category = "accessory", "peripheral"
         return
@@ -982,7 +1084,7 @@ def _refine(rows: list[Row], families: _Families) -> None:
         elif (
             row.role in ("gpu_card", "gpu_board")
             and parent is None
-            and families.find(_head(row.text)) is not None
+            and families.find(families.head(row.text)) is not None
             and row.head_category not in ("card", "board")
         ):
             # A top-level line with a GPU and a system name the catalog knows is the system.
@@ -1420,11 +1522,12 @@ def bom_read(
     *,
     matches: Sequence[LineMatch] | None = None,
     corrections: Mapping[int, LineCorrection] | None = None,
+    texts: BomTexts | None = None,
 ) -> BomReading:
     """Read every row of a parsed quote (module doc). ``matches`` are the catalog matches
     of ``parsed.lines`` (one each); ``corrections`` (by 1-based line number) override the
-    reading of their lines."""
-    families = _Families(catalog)
+    reading of their lines. ``texts``: this quote's lines read ahead (``bom_texts``)."""
+    families = texts if texts is not None and texts.catalog is catalog else _Families(catalog)
     rows = _rows_from(parsed)
     for row in rows:
         _first_pass(row, families)

@@ -252,3 +252,52 @@ def test_text_candidates_give_what_scoring_every_choice_gives(index):
 def test_text_candidates_score_every_choice_for_a_text_not_of_plain_words(index):
     assert _text_candidates("nvidia grafikkarte für ki", index) is None
     assert _text_candidates("", index) is None
+
+
+def test_the_joined_word_sets_ratio_is_the_token_set_ratio_of_texts_sharing_no_word(index):
+    """What `_text_candidates` prefilters with: for a text sharing no word with a catalog
+    choice, the plain ratio of the two sorted, joined word sets is rapidfuzz's token-set
+    ratio (to within a rounding error, far below the point of slack it keeps)."""
+    queries = [f"custom bracket assembly rev {n}" for n in range(1, 400)]
+    queries += _mutated_names(index, 300, seed=23)
+    compared = 0
+    for query in queries:
+        words = set(query.split())
+        joined = " ".join(sorted(words))
+        for choice, choice_joined in zip(index.text_choices, index.text_joined, strict=True):
+            if not choice_joined or words & set(choice.split()):
+                continue
+            compared += 1
+            assert fuzz.token_set_ratio(query, choice, processor=None) == pytest.approx(
+                fuzz.ratio(joined, choice_joined, processor=None), abs=1e-9
+            )
+    assert compared > 10_000
+
+
+def test_text_candidates_of_unknown_lines_give_what_scoring_every_choice_gives(index):
+    """Lines the catalog does not know (a tenth of a long quote, each its own text) keep
+    the same best choices as scoring every catalog text, now that most are skipped."""
+    for query in [f"custom bracket assembly rev {n}" for n in range(1, 300)] + [
+        "nvidia dgx b200 1440gb rev 7",
+        "qsfp112 400g dac cable 3m",
+        "rtx pro 6000 blackwell rev 2",
+    ]:
+        everything = process.extract(
+            query,
+            index.text_choices,
+            scorer=fuzz.token_set_ratio,
+            processor=None,
+            limit=24,
+            score_cutoff=_FUZZY_CUTOFF,
+        )
+        positions = _text_candidates(query, index)
+        assert positions is not None
+        some = process.extract(
+            query,
+            [index.text_choices[i] for i in positions],
+            scorer=fuzz.token_set_ratio,
+            processor=None,
+            limit=24,
+            score_cutoff=_FUZZY_CUTOFF,
+        )
+        assert [(c, s, positions[i]) for c, s, i in some] == everything, query
