@@ -122,25 +122,22 @@ def _previous_window_spent() -> None:
     caches["throttle"].set(_key("login-failed", "all", 10, time.time() - 10), 2)
 
 
-def _held(path):
-    """Another worker mid-hash: an exclusive lock on the file from a second open file."""
+def _attempt_while_held(path, username: str, address: str):
+    """An attempt while another worker is mid-hash: the file locked from a second open file."""
     import fcntl
     import os
 
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
-    return fd
+    try:
+        return attempt(Client(), username, address=address)
+    finally:
+        os.close(fd)
 
 
 def test_during_a_flood_one_hash_at_a_time(hashes, flood_lock) -> None:
-    import os
-
     _previous_window_spent()
-    fd = _held(flood_lock)
-    try:
-        refused = attempt(Client(), "someone", address="198.51.100.30")
-    finally:
-        os.close(fd)
+    refused = _attempt_while_held(flood_lock, "someone", "198.51.100.30")
     assert refused.status_code == 429
     assert refused["Retry-After"] == "1"  # HASHING_BUSY_WAIT_S
     assert hashes == []  # refused before hashing
@@ -160,15 +157,9 @@ def test_during_a_flood_a_person_signs_in_when_the_slot_is_free(demo, flood_lock
 
 
 def test_without_a_flood_nobody_waits_for_the_lock(hashes, flood_lock) -> None:
-    import os
-
     from django.core.cache import caches
 
     caches["throttle"].clear()  # the previous window spent nothing
-    fd = _held(flood_lock)
-    try:
-        response = attempt(Client(), "someone", address="198.51.100.31")
-    finally:
-        os.close(fd)
+    response = _attempt_while_held(flood_lock, "someone", "198.51.100.31")
     assert response.status_code == 200
     assert hashes == ["someone"]
