@@ -402,14 +402,7 @@ def _fuzzy(pn: str, desc: str, index: MatchIndex) -> LineMatch:
         choices = (
             index.text_choices if positions is None else [index.text_choices[i] for i in positions]
         )
-        for choice, score, i in process.extract(
-            query,
-            choices,
-            scorer=fuzz.token_set_ratio,
-            processor=None,
-            limit=24,
-            score_cutoff=_FUZZY_CUTOFF,
-        ):
+        for choice, score, i in fuzzy_closest(query, choices):
             part = index.text_parts[i if positions is None else positions[i]]
             consider(score, part, fuzz.token_sort_ratio(query, choice))
     ranked = sorted(best.values(), key=lambda item: (-item[0], -item[2]))
@@ -423,6 +416,19 @@ def _fuzzy(pn: str, desc: str, index: MatchIndex) -> LineMatch:
         return _ambiguous(parts, round(top_score, 1), "several catalog parts are this close")
     score, top, _ = worded[0] if worded else ranked[0]
     return _found("fuzzy", top, round(score, 1), "closest catalog text")
+
+
+def fuzzy_closest(query: str, choices: list[str]) -> list[tuple[str, float, int]]:
+    """The fuzzy search ``_fuzzy`` runs over ``choices``: the 24 best token-set ratios at or
+    above the cutoff, as (choice, score, position), by score then position."""
+    return process.extract(
+        query,
+        choices,
+        scorer=fuzz.token_set_ratio,
+        processor=None,
+        limit=24,
+        score_cutoff=_FUZZY_CUTOFF,
+    )
 
 
 def lines_match(

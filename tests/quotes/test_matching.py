@@ -4,13 +4,13 @@ import csv
 import random
 
 import pytest
-from rapidfuzz import fuzz, process, utils
+from rapidfuzz import fuzz, utils
 
 from apps.quotes.matching import (
-    _FUZZY_CUTOFF,
     AMBIGUITY_MARGIN,
     FUZZY_MIN_SCORE,
     _text_candidates,
+    fuzzy_closest,
     line_match,
     lines_match,
     mapping_key,
@@ -219,30 +219,18 @@ def _mutated_names(index, count: int, seed: int) -> list[str]:
     return [t for t in texts if len(t) >= 2]
 
 
-def _closest(query: str, choices: list[str]) -> list[tuple[str, float, int]]:
-    """The matcher's fuzzy search over ``choices``: its scorer, cutoff and 24 best."""
-    return process.extract(
-        query,
-        choices,
-        scorer=fuzz.token_set_ratio,
-        processor=None,
-        limit=24,
-        score_cutoff=_FUZZY_CUTOFF,
-    )
-
-
 def test_text_candidates_give_what_scoring_every_choice_gives(index):
     """The token-set search over the candidates only returns what it returns over every
     catalog text: the same choices, scores and order (ties by position)."""
     queries = _mutated_names(index, 2500, seed=19)
     shortened = 0
     for query in queries:
-        everything = _closest(query, index.text_choices)
+        everything = fuzzy_closest(query, index.text_choices)
         positions = _text_candidates(query, index)
         if positions is None:  # not plain words ("技嘉 h100"): every choice is scored
             continue
         shortened += 1
-        some = _closest(query, [index.text_choices[i] for i in positions])
+        some = fuzzy_closest(query, [index.text_choices[i] for i in positions])
         assert [(c, s, positions[i]) for c, s, i in some] == everything, query
     assert shortened > 0.9 * len(queries)
 
@@ -280,8 +268,8 @@ def test_text_candidates_of_unknown_lines_give_what_scoring_every_choice_gives(i
         "qsfp112 400g dac cable 3m",
         "rtx pro 6000 blackwell rev 2",
     ]:
-        everything = _closest(query, index.text_choices)
+        everything = fuzzy_closest(query, index.text_choices)
         positions = _text_candidates(query, index)
         assert positions is not None
-        some = _closest(query, [index.text_choices[i] for i in positions])
+        some = fuzzy_closest(query, [index.text_choices[i] for i in positions])
         assert [(c, s, positions[i]) for c, s, i in some] == everything, query
