@@ -13,8 +13,8 @@ from decimal import Decimal
 import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.bom_words import gpu_mention, head, head_category
 from apps.quotes.intake import QuoteIntake, quote_intake
-from apps.quotes.reading import _head, _head_category, gpu_mention
 from apps.quotes.schemas import LineCorrection
 
 HEADER = "Item,Part Number,Description,Qty,Unit Price,Extended Price\n"
@@ -64,7 +64,7 @@ def test_nics_and_cpus_next_to_gpus_are_not_gpus() -> None:
 
 def test_a_server_name_ending_in_warranty_is_the_server() -> None:
     # The head stops at " - ": Lenovo's CTO names are the server, their warranty a suffix.
-    assert _head("ThinkSystem SR675 V3 - 3yr Warranty") == "ThinkSystem SR675 V3"
+    assert head("ThinkSystem SR675 V3 - 3yr Warranty") == "ThinkSystem SR675 V3"
 
 
 @pytest.mark.parametrize(
@@ -84,7 +84,7 @@ def test_a_server_name_ending_in_warranty_is_the_server() -> None:
     ],
 )
 def test_the_head_decides_not_a_word_anywhere(text: str, category: str) -> None:
-    assert _head_category(_head(text)) == category
+    assert head_category(head(text)) == category
 
 
 # --- configurator shapes ----------------------------------------------------------------------

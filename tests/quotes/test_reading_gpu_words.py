@@ -7,14 +7,15 @@ from unittest.mock import patch
 
 import pytest
 
-from apps.quotes import reading
+from apps.quotes import bom_words
+from apps.quotes.bom_words import _GPU_PATTERNS, _GPU_WORDS, GpuMention, gpu_mention
 from apps.quotes.matching import match_index
-from apps.quotes.reading import _GPU_PATTERNS, _GPU_WORDS, GpuMention, _Families, gpu_mention
+from apps.quotes.reading import _Families
 
 
 def _gpu_mention_every_pattern(text: str) -> GpuMention | None:
     """gpu_mention without the `_GPU_WORDS` shortcut."""
-    with patch.object(reading, "_may_name_gpu", lambda text: True):
+    with patch.object(bom_words, "_may_name_gpu", lambda text: True):
         return gpu_mention(text)
 
 

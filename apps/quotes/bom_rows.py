@@ -1,0 +1,147 @@
+"""The quote as rows: its parsed lines and skipped rows (banners, subtotals, totals) in sheet
+order, each line with the item number and configuration name found in the columns the parser
+did not map (1, 1.1, 10.1, 1-1; "Config Name"). A ``Row`` is what the reader
+(``apps.quotes.reading``) fills in pass by pass: its role, its parent, the GPU it carries.
+
+Pure: no ORM, no Django.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from apps.quotes.bom_words import NUMBERING, GpuMention
+from apps.quotes.parsing.schemas import ParsedLine, ParsedQuote, SkippedRow
+from apps.quotes.schemas import LineRole
+
+
+@dataclass
+class Row:
+    """One data row of the quote as the reader sees it."""
+
+    index: int  # position among all data rows (0-based)
+    source_row: int
+    line: int | None  # 1-based quote line number; None for a skipped row (banner, total)
+    text: str
+    part_number: str = ""
+    quantity: int | None = None
+    unit_price: Decimal | None = None
+    extended_price: Decimal | None = None
+    indent: int = 0
+    number: str = ""
+    group: str = ""
+    skipped_kind: str = ""
+    role: LineRole = "unknown"
+    guessed: bool = False  # the role is a default, nothing in the line said it
+    parent: int | None = None  # index of the parent row
+    gpu: GpuMention | None = None
+    bridge_ways: int | None = None
+    head_category: str = ""
+    corrected: bool = False
+    spec_key: str | None = None  # the catalog system a confirmed or exact match names
+
+    @property
+    def priced(self) -> bool:
+        return any(v is not None and v != 0 for v in (self.unit_price, self.extended_price))
+
+
+def rows_from(parsed: ParsedQuote) -> list[Row]:
+    """Every row of the quote in sheet order: its lines and the rows the parser skipped (but
+    a PDF's rows after its footer)."""
+    items: list[tuple[int, ParsedLine | SkippedRow, int | None]] = [
+        (line.source_row, line, n) for n, line in enumerate(parsed.lines, 1)
+    ]
+    items += [(s.source_row, s, None) for s in parsed.skipped]
+    items.sort(key=lambda item: item[0])
+    number_col, group_col = _structure_columns(parsed)
+    rows: list[Row] = []
+    for index, (source_row, item, line) in enumerate(items):
+        if isinstance(item, SkippedRow):
+            if item.kind == "after_footer" and parsed.detected_type == "pdf":
+                continue
+            rows.append(
+                Row(
+                    index=len(rows),
+                    source_row=source_row,
+                    line=None,
+                    text=item.text,
+                    extended_price=item.amount,
+                    skipped_kind=item.kind,
+                )
+            )
+            continue
+        cells = item.raw_cells
+        rows.append(
+            line_row(
+                item,
+                index=len(rows),
+                line=line,
+                number=cells[number_col].strip()
+                if number_col is not None and number_col < len(cells)
+                else "",
+                group=cells[group_col].strip()
+                if group_col is not None and group_col < len(cells)
+                else "",
+            )
+        )
+        del index
+    return rows
+
+
+def line_row(item: ParsedLine, *, index: int, line: int | None, number: str, group: str) -> Row:
+    """The row of a quote line, before any pass has read it."""
+    return Row(
+        index=index,
+        source_row=item.source_row,
+        line=line,
+        text=_line_text(item),
+        part_number=item.part_number if item.description else "",
+        quantity=item.quantity,
+        unit_price=item.unit_price,
+        extended_price=item.extended_price,
+        indent=item.indent,
+        number=number,
+        group=group,
+    )
+
+
+def _line_text(line: ParsedLine) -> str:
+    """What a line's row reads: its description (its part number when it has none, both
+    when the part number is a long configuration string), on one line."""
+    text = line.description or line.part_number
+    if line.description and line.part_number and len(line.part_number) > 40:
+        text = f"{line.part_number} {line.description}"
+    return text.replace("\n", " ")
+
+
+def _structure_columns(parsed: ParsedQuote) -> tuple[int | None, int | None]:
+    """The item-number column (1, 1.1, 0001, 10.1, 1-1) and the configuration-name column,
+    by their values: columns the parser did not map."""
+    header = parsed.header_cells
+    mapped = {h for h in parsed.column_map.values()}
+    width = max((len(line.raw_cells) for line in parsed.lines), default=0)
+    number_col = group_col = None
+    for col in range(width):
+        name = header[col] if col < len(header) else ""
+        if name and name in mapped:
+            continue
+        values = [
+            line.raw_cells[col].strip()
+            for line in parsed.lines
+            if col < len(line.raw_cells) and line.raw_cells[col].strip()
+        ]
+        if not values:
+            continue
+        numbered = sum(1 for v in values if NUMBERING.match(v))
+        folded = re.sub(r"[^a-z]", "", name.casefold())
+        if number_col is None and numbered == len(values) and len(values) >= 2:
+            # Only numbering with levels (1.1, 10.1, 1-2) says how lines nest; a plain
+            # counter (1, 2, 3 or 0001) does not.
+            if any(not v.isdigit() for v in values):
+                number_col = col
+            continue
+        if group_col is None and folded in ("configname", "config", "configuration", "group"):
+            group_col = col
+    return number_col, group_col

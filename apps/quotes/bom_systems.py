@@ -1,0 +1,534 @@
+"""What the quote says a system contains, and the system as the review sees it.
+
+A system's members are the rows nested under it (``apps.quotes.reading`` nests them). From its
+line and its members ``read_system`` finds the catalog system, the GPUs, their NVLink domain and
+the cooling; ``quoted`` turns that reading into a ``QuotedSystem``, the catalog (or an estimate,
+marked so) filling what the quote does not state; ``corrected`` applies what a user said the
+system is.
+
+Child quantities are per system (Dell's configurator: 2 × XE9680, each with one 8-GPU board)
+or order totals (HPE: 16 × H200 NVL for 2 servers). ``_quantities_decide`` reads it per system
+from the arithmetic of the quantities and the quote's own banners; when nothing tells, it says
+so and picks the reading whose GPUs fit the chassis.
+
+Pure: no ORM, no Django.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
+from apps.quotes.bom_rows import Row
+from apps.quotes.bom_words import AIR_RE, LIQUID_RE, PER_SYSTEM_RE, gpu_mention, head, words_of
+from apps.quotes.schemas import LineCorrection, LineProblem, QuotedSystem
+from apps.words import VEHICLES
+
+ChildQuantities = Literal["per_system", "totals", "none"]
+Decision = Literal["per_system", "totals", "none", "ambiguous"]
+
+#: Power a GPU server draws beside its GPUs when the catalog does not know the chassis: CPUs,
+#: memory, NICs, fans (an estimate, marked unverified).
+PLATFORM_OVERHEAD_KW = {
+    "server": 2.0,
+    "workstation": 0.5,
+    "laptop": 0.1,
+    "phone": 0.01,
+    "rack": 20.0,
+}
+#: How many GPUs one chassis can hold when the catalog does not say.
+DEFAULT_MAX_GPUS = 10
+#: Forms one person carries: one engine each, never an NVLink neighbour.
+PERSONAL_FORMS = ("laptop", "phone")
+#: The memory a unified-memory machine is configured with: "48GB unified memory".
+_UNIFIED_GB = re.compile(r"\b(\d{1,3})\s*GB\s+(?:of\s+)?unified\b", re.IGNORECASE)
+
+
+@dataclass
+class SystemReading:
+    """One system line and what the quote says it contains."""
+
+    row: Row
+    quantity: int
+    child_quantities: ChildQuantities
+    decided_by: str
+    spec: SystemSpec | None
+    gpu: GpuSpec | None
+    gpus_per_system: int
+    nvlink_domain_gpus: int
+    cooling: str
+    lines: list[int]
+    members: list[Row] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------------------------
+# What a system contains.
+
+
+@dataclass(frozen=True)
+class QuoteFacts:
+    """What every system's reading asks of the whole quote, found once per quote rather than
+    once per system: a 10,000-line quote holds 1,240 systems, and asking each time made the
+    reading quadratic (7 s of the 10,000-line intake, bench/README.md)."""
+
+    children: dict[int, list[int]]  # row index -> the indexes of the rows nested under it
+    per_system_note: bool  # a note or subtotal line says its sub-lines are per system
+    multiplier: bool  # a row gives the number of systems separately
+    multipliers: list[int]
+
+    @classmethod
+    def of(cls, rows: list[Row]) -> QuoteFacts:
+        children: dict[int, list[int]] = {}
+        for row in rows:
+            if row.parent is not None:
+                children.setdefault(row.parent, []).append(row.index)
+        notes = [r.text for r in rows if r.role in ("subtotal", "note") and r.line is not None]
+        multipliers = [r for r in rows if r.head_category == "multiplier"]
+        return cls(
+            children=children,
+            per_system_note=any(PER_SYSTEM_RE.search(t) for t in notes),
+            multiplier=bool(multipliers),
+            multipliers=[r.quantity for r in multipliers if r.quantity is not None],
+        )
+
+
+def system_members(rows: list[Row], system: Row, facts: QuoteFacts | None = None) -> list[Row]:
+    """Every row nested under `system`, at any depth, in quote order."""
+    children = (facts or QuoteFacts.of(rows)).children
+    found: list[int] = []
+    stack = list(children.get(system.index, ()))
+    seen = {system.index}
+    while stack:
+        index = stack.pop()
+        if index in seen:
+            continue
+        seen.add(index)
+        found.append(index)
+        stack.extend(children.get(index, ()))
+    return [rows[i] for i in sorted(found)]
+
+
+def _quantities_decide(
+    system: Row,
+    members: list[Row],
+    rows: list[Row],
+    quantity: int,
+    max_gpus: int,
+    gpus_by_reading: Mapping[str, int],
+    facts: QuoteFacts | None = None,
+) -> tuple[Decision, str]:
+    """Per system or totals, and why (module doc); "ambiguous" when nothing tells."""
+    parts = [
+        m
+        for m in members
+        if m.line is not None
+        and m.quantity is not None
+        and m.role in ("gpu_board", "gpu_card", "nvlink_bridge", "chassis", "component")
+    ]
+    if not parts:
+        return ("none" if not members else "per_system"), "no sub-line quantities"
+    if quantity <= 1:
+        return "per_system", "one system: per system and totals agree"
+    facts = facts or QuoteFacts.of(rows)
+    block = rows[system.index + 1 : max(m.index for m in members) + 1]  # rows[i].index == i
+    notes = [r.text for r in block if r.role == "note" or r.line is None]
+    if facts.per_system_note or any(PER_SYSTEM_RE.search(t) for t in notes):
+        return "per_system", "the quote says its sub-lines are per system"
+    if facts.multiplier:
+        return "per_system", "the quote gives the number of systems separately"
+    odd = [m for m in parts if m.quantity and m.quantity % quantity]
+    if odd:
+        return "per_system", (
+            f"line {odd[0].line} has {odd[0].quantity}, which does not divide over "
+            f"{quantity} systems"
+        )
+    boards = [m for m in parts if m.role == "gpu_board"]
+    if any(m.quantity == quantity for m in boards):
+        return "totals", f"one GPU board per system: {quantity} boards for {quantity} systems"
+    per_system_gpus = gpus_by_reading.get("per_system", 0)
+    if per_system_gpus > max_gpus:
+        return "totals", (
+            f"{per_system_gpus} GPUs per system would not fit a chassis that takes {max_gpus}"
+        )
+    if any(m.quantity == quantity for m in parts):
+        return "totals", f"one-per-system parts are quoted {quantity} times"
+    priced = [m for m in parts if m.priced]
+    if priced and system.priced and len(priced) >= len(parts) / 2:
+        return "totals", "every part is priced on its own line (itemized totals layout)"
+    return "ambiguous", ""
+
+
+def _system_quantity(system: Row, rows: list[Row], facts: QuoteFacts | None = None) -> int:
+    quantity = system.quantity if system.quantity is not None else 0
+    multipliers = (facts or QuoteFacts.of(rows)).multipliers
+    if multipliers and quantity <= 1:
+        return multipliers[0]
+    return quantity
+
+
+def _gpu_spec(key: str, catalog: CatalogSnapshot, form: str) -> GpuSpec | None:
+    if key == "rtx-pro-6000":
+        key = "rtx-pro-6000-server" if form == "server" else "rtx-pro-6000-ws"
+    if form == "laptop" and not key.endswith("-laptop") and f"{key}-laptop" in catalog.gpu_by_key:
+        key = f"{key}-laptop"  # "RTX PRO 5000 Blackwell" in a laptop is the laptop GPU
+    return catalog.gpu_by_key.get(key)
+
+
+def _system_form(system: Row, spec: SystemSpec | None) -> str:
+    if spec is not None:
+        if spec.form_factor in ("workstation", "desktop"):
+            return "workstation"
+        if spec.form_factor in ("laptop", "phone"):
+            return spec.form_factor
+        if spec.form_factor == "rack_nvl72":
+            return "rack"
+        return "server"
+    words = set(words_of(system.text))
+    if words & {"workstation", "workstations"}:
+        return "workstation"
+    if words & {"laptop", "notebook", "macbook"}:
+        return "laptop"
+    if words & {"phone", "smartphone", "iphone"}:
+        return "phone"
+    if "nvl72" in words or "rack-scale" in system.text.casefold():
+        return "rack"
+    return "server"
+
+
+def read_system(
+    system: Row,
+    rows: list[Row],
+    catalog: CatalogSnapshot,
+    find: Callable[[str], SystemSpec | None],
+    facts: QuoteFacts | None = None,
+) -> tuple[SystemReading, list[LineProblem]]:
+    """What the quote says ``system`` contains, and the problems found reading it. ``find``:
+    the catalog system a text names (the reader's ``BomTexts.find``)."""
+    problems: list[LineProblem] = []
+    facts = facts or QuoteFacts.of(rows)
+    members = system_members(rows, system, facts)
+    spec = (
+        catalog.system_by_key.get(system.spec_key or "")
+        or find(system.text)
+        or find(system.part_number)
+    )
+    if spec is None:
+        for m in members:
+            if m.role == "chassis":
+                spec = find(m.text)
+                if spec:
+                    break
+    form = _system_form(system, spec)
+    quantity = _system_quantity(system, rows, facts)
+    max_gpus = (
+        (spec.gpu_slots or spec.gpu_count or DEFAULT_MAX_GPUS)
+        if spec
+        else (DEFAULT_MAX_GPUS if form != "rack" else 72)
+    )
+    boards = [m for m in members if m.role == "gpu_board" and m.gpu]
+    cards = [m for m in members if m.role == "gpu_card" and m.gpu]
+    bridges = [m for m in members if m.role == "nvlink_bridge"]
+
+    def gpus_for(reading: str) -> int:
+        total = 0
+        for m in boards:
+            per_board = m.gpu.count if m.gpu and m.gpu.count else 8
+            count = m.quantity if m.quantity is not None else 1
+            if m.line is None:
+                count = 1
+            total += per_board * (count if reading == "per_system" else count // max(quantity, 1))
+        for m in cards:
+            if m.line is None:
+                total += m.gpu.count if m.gpu and m.gpu.count else 1
+                continue
+            count = m.quantity if m.quantity is not None else 1
+            total += count if reading == "per_system" else count // max(quantity, 1)
+        return total
+
+    readings = {"per_system": gpus_for("per_system"), "totals": gpus_for("totals")}
+    decision, why = _quantities_decide(system, members, rows, quantity, max_gpus, readings, facts)
+    child: ChildQuantities
+    if decision == "ambiguous":
+        fits = [r for r in ("totals", "per_system") if 0 < readings[r] <= max_gpus]
+        child = "per_system" if fits and fits[0] == "per_system" else "totals"
+        why = "the quote does not say"
+        problems.append(
+            LineProblem(
+                severity="warning",
+                title=f"Line {system.line}: per-system or order totals cannot be told",
+                detail=f"The sub-lines of line {system.line} ({quantity} systems) could be per "
+                f"system ({readings['per_system']} GPUs each) or order totals "
+                f"({readings['totals']} GPUs each). Read as "
+                f"{'order totals' if child == 'totals' else 'per system'}, "
+                f"{readings[child]} GPUs per system, the reading that fits the chassis.",
+                metrics={
+                    "line": system.line,
+                    "systems": quantity,
+                    "per_system_gpus": readings["per_system"],
+                    "totals_gpus": readings["totals"],
+                    "reading": child,
+                },
+                lever="Ask the vendor whether the sub-line quantities are per server.",
+            )
+        )
+    else:
+        child = decision
+    gpu_key: str | None = None
+    gpus = 0
+    domain = 1
+    if boards or cards:
+        first = (boards or cards)[0]
+        gpu_key = first.gpu.key if first.gpu else None
+        gpus = readings[child] if child != "none" else readings["per_system"]
+        if boards:
+            domain = max((m.gpu.count if m.gpu and m.gpu.count else 8) for m in boards)
+    elif system.gpu is not None:
+        gpu_key = system.gpu.key
+        gpus = system.gpu.count or (spec.gpu_count if spec and spec.gpu == gpu_key else 0)
+        if not gpus and spec is not None and spec.gpu_count:
+            gpus = spec.gpu_count
+        if not gpus and ((spec is not None and spec.max_gpus == 1) or form in PERSONAL_FORMS):
+            # a configured laptop (or a one-GPU system) carries the one GPU its line names:
+            # "Dell Pro Max 16 Plus ..., NVIDIA RTX PRO 5000 Blackwell 24GB laptop GPU"
+            gpus = 1
+        if system.gpu.board or (spec is not None and spec.nvlink_domain_gpus > 1):
+            domain = spec.nvlink_domain_gpus if spec and spec.nvlink_domain_gpus > 1 else gpus
+    elif spec is not None and spec.gpu:
+        gpu_key, gpus, domain = spec.gpu, spec.gpu_count, spec.nvlink_domain_gpus
+    elif spec is not None and spec.gpu_kind == "fixed" and spec.supported_gpus:
+        # A fixed configuration the quote does not spell out: the family's own GPUs.
+        fixed = gpu_mention(spec.supported_gpus[0].lstrip("~"))
+        if fixed is not None:
+            gpu_key = fixed.key
+            gpus = spec.max_gpus or 1
+            domain = spec.nvlink_domain_gpus
+    gpu = _gpu_spec(gpu_key, catalog, form) if gpu_key else None
+    if gpu_key and gpu is None:
+        problems.append(
+            LineProblem(
+                severity="warning",
+                title=f"Line {system.line}: GPU not in the catalog",
+                detail=f"Line {system.line} carries {gpu_key} GPUs, which the catalog does not "
+                "know; the review cannot size them.",
+                metrics={"line": system.line, "gpu": gpu_key},
+                lever="Confirm which GPU the line carries.",
+            )
+        )
+        gpus = 0
+    if gpu is not None:
+        if gpu.interconnect == "nvlink_bridge":
+            domain = 1
+            if bridges and gpus > 1:
+                ways = max(b.bridge_ways or 2 for b in bridges)
+                count = sum(b.quantity or 0 for b in bridges)
+                per = count if child == "per_system" else count // max(quantity, 1)
+                if per > 0:
+                    domain = min(ways, gpu.nvlink_domain_gpus, gpus)
+        elif gpu.interconnect == "pcie":
+            domain = 1
+        elif gpu.interconnect in ("nvlink_switch", "nvlink_c2c"):
+            if spec is not None and spec.gpu == gpu.key and spec.nvlink_domain_gpus > 1:
+                domain = spec.nvlink_domain_gpus
+            elif form == "rack":
+                domain = max(gpus, gpu.nvlink_domain_gpus)
+            elif domain <= 1:
+                domain = min(gpus, max(gpu.nvlink_domain_gpus, 1)) if gpus else 1
+            if gpu.form_factor in ("desktop", "workstation", "laptop"):
+                domain = 1
+        domain = max(1, min(domain, gpus)) if gpus else 1
+    texts = " ".join([system.text, *(m.text for m in members)])
+    if (LIQUID_RE.search(texts) and not AIR_RE.search(system.text)) or (
+        spec is not None and spec.cooling == "liquid"
+    ):
+        cooling = "liquid"
+    else:
+        cooling = "air"
+    lines = sorted(
+        {system.line or 0}
+        | {
+            m.line
+            for m in members
+            if m.line is not None and m.role not in ("service", "accessory", "discount")
+        }
+    )
+    reading = SystemReading(
+        row=system,
+        quantity=quantity,
+        child_quantities=child if members else "none",
+        decided_by=why,
+        spec=spec,
+        gpu=gpu,
+        gpus_per_system=gpus if gpu is not None else 0,
+        nvlink_domain_gpus=domain if gpu is not None else 1,
+        cooling=cooling,
+        lines=[n for n in lines if n],
+        members=members,
+    )
+    return reading, problems
+
+
+# ---------------------------------------------------------------------------------------------
+# The system as the review sees it.
+
+
+def _vehicle(form_factor: str, key: str) -> str:
+    if "station" in key:
+        return "station wagon"
+    return VEHICLES.get(form_factor, form_factor.replace("_", " "))
+
+
+def _form_factor(reading: SystemReading) -> str:
+    spec = reading.spec
+    if spec is not None:
+        return spec.form_factor
+    form = _system_form(reading.row, None)
+    if form == "workstation":
+        return "workstation"
+    if form in PERSONAL_FORMS:
+        return form
+    if form == "rack":
+        return "rack_nvl72"
+    if reading.gpu is not None and reading.nvlink_domain_gpus >= 8:
+        return "nvl8_server"
+    return "pcie_server"
+
+
+def quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
+    """The system as the review sees it: what the quote states, and the catalog (or an
+    estimate) for the rest, each filled figure marked in ``figure_sources``."""
+    spec, gpu, row = reading.spec, reading.gpu, reading.row
+    form_factor = _form_factor(reading)
+    sources: dict[str, str] = {"gpu": "quote" if gpu is not None else "none"}
+    n = reading.gpus_per_system
+    power = typical = None
+    same_as_spec = (
+        spec is not None
+        and gpu is not None
+        and (spec.gpu == gpu.key or (spec.gpu is None and spec.gpu_kind == "fixed"))
+        and (spec.gpu_count == n or spec.max_gpus == n)
+    )
+    if spec is not None and spec.power_max_kw is not None and (same_as_spec or gpu is None):
+        power, typical = spec.power_max_kw, spec.power_typical_kw
+        sources["power_kw"] = "catalog"
+    elif spec is not None and spec.base_power_kw is not None:
+        # Chassis without GPUs plus every GPU at its maximum: 2.2 kW + 8 × 700 W = 7.8 kW.
+        power = round(spec.base_power_kw + n * (gpu.tdp_w_max if gpu else 0) / 1000, 3)
+        typical = round(spec.base_power_kw + n * (gpu.tdp_w_typical if gpu else 0) / 1000, 3)
+        sources["power_kw"] = "catalog"
+    elif spec is not None and spec.power_max_kw is not None:
+        power, typical = spec.power_max_kw, spec.power_typical_kw
+        sources["power_kw"] = "catalog"
+    elif gpu is not None:
+        overhead = PLATFORM_OVERHEAD_KW[_system_form(row, spec)]
+        # GPUs' TDP × count + the platform overhead: 8 × 700 W + 2.0 kW = 7.6 kW (estimate).
+        power = round(overhead + n * gpu.tdp_w_max / 1000, 3)
+        typical = round(overhead + n * gpu.tdp_w_typical / 1000, 3)
+        sources["power_kw"] = "estimate"
+    memory = _configured_memory_gb(reading)
+    if memory is not None:
+        sources["gpu_memory_gb"] = "quote"
+    weight = spec.weight_lb if spec is not None else None
+    rack_units = spec.rack_units if spec is not None else None
+    if weight is not None:
+        sources["weight_lb"] = "catalog"
+    if rack_units is not None:
+        sources["rack_units"] = "catalog"
+    name = system_name(row.text, spec)
+    if spec is None:
+        key = "quoted:" + re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:60]
+    else:
+        key = spec.key
+    unit_price = row.unit_price
+    if unit_price is None and row.extended_price is not None and reading.quantity:
+        unit_price = row.extended_price / reading.quantity
+    # A catalog system with the GPUs it always carries keeps its name ("NVIDIA DGX B200");
+    # a chassis with the GPUs the quote puts in it says them.
+    if gpu is not None and not (same_as_spec and spec is not None and spec.gpu is not None):
+        name = f"{name} with {n} × {gpu.model}"
+    return QuotedSystem(
+        sku=key,
+        name=name,
+        form_factor=form_factor,
+        quantity=reading.quantity,
+        gpu=gpu.model if gpu else None,
+        gpu_key=gpu.key if gpu else None,
+        gpus_per_system=n,
+        nvlink_domain_gpus=reading.nvlink_domain_gpus,
+        gpu_memory_gb=memory,
+        power_kw=power,
+        power_typical_kw=typical,
+        weight_lb=weight,
+        rack_units=rack_units,
+        cooling=reading.cooling,
+        cpu_arch=spec.cpu_arch if spec else ("arm" if gpu and gpu.cpu_arch == "arm" else "x86"),
+        unit_price=unit_price,
+        vehicle=_vehicle(form_factor, key),
+        lines=reading.lines,
+        figure_sources=sources,
+    )
+
+
+def _configured_memory_gb(reading: SystemReading) -> float | None:
+    """The unified memory a non-CUDA machine's line configures ("M4 Max ... 48GB unified
+    memory" → 48), when it is below the chip's maximum; None for every other engine."""
+    gpu = reading.gpu
+    if gpu is None or gpu.is_cuda:
+        return None
+    for text in (reading.row.text, *(m.text for m in reading.members)):
+        found = _UNIFIED_GB.search(text)
+        if found and 0 < float(found.group(1)) <= gpu.memory_gb:
+            return float(found.group(1))
+    return None
+
+
+def system_name(text: str, spec: SystemSpec | None) -> str:
+    """The catalog's name for the system, or its line's head."""
+    if spec is not None:
+        return spec.name.split(" (")[0]
+    return head(text)[:80]
+
+
+# ---------------------------------------------------------------------------------------------
+# A user's correction of a system line.
+
+
+def corrected(
+    reading: SystemReading, fix: LineCorrection, catalog: CatalogSnapshot
+) -> SystemReading:
+    """The reading once a user's correction of one of its lines is applied: the system it is,
+    the GPU it carries, how many per system."""
+    spec = catalog.system_by_key.get(fix.system or "")
+    if spec is not None:
+        reading.spec = spec
+        fixed = catalog.gpu_by_key.get(spec.gpu or "")
+        if fixed is not None and not fix.gpu and not reading.gpus_per_system:
+            # "this line is a PowerEdge XE9680": the catalog's 8 × H200 SXM come with it
+            reading.gpu, reading.gpus_per_system = fixed, spec.gpu_count
+    if fix.gpu and fix.gpu in catalog.gpu_by_key:
+        reading.gpu = catalog.gpu(fix.gpu)
+        if not reading.gpus_per_system:
+            reading.gpus_per_system = 1
+    if fix.gpus_per_system is not None:
+        reading.gpus_per_system = fix.gpus_per_system
+    if reading.gpu is not None:
+        reading.nvlink_domain_gpus = _corrected_domain(reading, spec)
+    reading.row.corrected = True
+    return reading
+
+
+def _corrected_domain(reading: SystemReading, spec: SystemSpec | None) -> int:
+    """The NVLink domain after a correction: PCIe cards are 1 GPU each; SXM GPUs on a board
+    (NVSwitch) are one domain up to the GPU's own limit (8 × H200 SXM = one 8-GPU domain);
+    bridged cards keep what their bridges make, never more than the system's GPUs."""
+    gpu = reading.gpu
+    count = max(reading.gpus_per_system, 1)
+    if gpu is None or gpu.interconnect == "pcie":
+        return 1
+    if spec is not None and spec.gpu == gpu.key and spec.gpu_count == count:
+        return spec.nvlink_domain_gpus
+    if gpu.interconnect in ("nvlink_switch", "nvlink_c2c"):
+        return min(gpu.nvlink_domain_gpus, count)
+    return min(max(reading.nvlink_domain_gpus, 1), count)
