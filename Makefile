@@ -60,7 +60,9 @@ test-postgres: setup browser-deps
 	  DATABASE_URL=$${DATABASE_URL:-$(PG_URL)} $(BIN)/pytest -q -m "not browser"; \
 	else echo "PostgreSQL not reachable: skipping the PostgreSQL run"; fi
 
-test: lint test-sqlite test-postgres
+# Both suites at once, one per core (scripts/test-suites): CI's wall clock is the longer one.
+test: lint setup browser-deps browser-js
+	@scripts/test-suites $(PYTHON) "$(PG_URL)"
 	@echo "SQLite and PostgreSQL suites done."
 
 examples: setup
