@@ -441,6 +441,11 @@ LOCAL_GPU_KEYS = [
     "snapdragon-x-elite",
     "apple-a18-pro",
     "snapdragon-8-elite",
+    # AMD Instinct: OAM GPUs on an 8-GPU Infinity Fabric baseboard (not CUDA: ROCm)
+    "mi300x",
+    "mi325x",
+    "mi350x",
+    "mi355x",
 ]
 #: How the OEM family files name GPUs -> catalog GPU keys.
 GPU_NAMES = {
@@ -464,6 +469,10 @@ GPU_NAMES = {
     "Snapdragon X Elite": "snapdragon-x-elite",
     "Apple A18 Pro": "apple-a18-pro",
     "Snapdragon 8 Elite": "snapdragon-8-elite",
+    "MI300X": "mi300x",
+    "MI325X": "mi325x",
+    "MI350X": "mi350x",
+    "MI355X": "mi355x",
 }
 OEM_FILES = (
     "oem_systems_dell_hpe_lenovo_cisco.csv",

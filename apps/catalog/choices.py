@@ -31,6 +31,9 @@ class Interconnect(models.TextChoices):
     NVLINK_BRIDGE = "nvlink_bridge", "NVLink bridge"
     NVLINK_SWITCH = "nvlink_switch", "NVLink switch"
     NVLINK_C2C = "nvlink_c2c", "NVLink-C2C (CPU to GPU)"
+    #: AMD Instinct's scale-up fabric: 8 OAM GPUs on one baseboard, each joined to the other
+    #: seven by xGMI links, one 8-GPU domain as an NVSwitch board is (but not NVLink).
+    INFINITY_FABRIC = "infinity_fabric", "AMD Infinity Fabric (xGMI mesh)"
 
 
 class PartKind(models.TextChoices):

@@ -22,6 +22,9 @@ FormFactorName = Literal[
 CoolingName = Literal["air", "liquid", "air_or_liquid"]
 PartKindName = Literal["system", "chassis", "gpu_card", "bridge", "other"]
 
+#: The interconnects that make a board's GPUs one domain (`GpuSpec.joins_its_board`).
+BOARD_FABRICS = frozenset({"nvlink_switch", "nvlink_c2c", "infinity_fabric"})
+
 FIXTURE_PATH = Path(__file__).resolve().parent.parent.parent / "fixtures" / "catalog.json"
 
 
@@ -73,7 +76,7 @@ class GpuSpec(Sourced):
     bf16_tflops: float | None = None
     fp8_tflops: float | None = None
     fp4_tflops: float | None = None
-    interconnect: Literal["pcie", "nvlink_bridge", "nvlink_switch", "nvlink_c2c"]
+    interconnect: Literal["pcie", "nvlink_bridge", "nvlink_switch", "nvlink_c2c", "infinity_fabric"]
     nvlink_domain_gpus: int = 1
     nvlink_bw_gbs: float | None = None
     tdp_w_max: float
@@ -86,6 +89,13 @@ class GpuSpec(Sourced):
         """NVIDIA's engines run CUDA; Apple silicon, AMD's Strix Halo and the phone and
         Copilot+ SoCs do not (Metal, ROCm, NPUs): their containers and stack differ."""
         return self.vendor.startswith("NVIDIA")  # "NVIDIA / MediaTek" builds the GB10
+
+    @property
+    def joins_its_board(self) -> bool:
+        """Every GPU of its board (or superchip rack) in one domain: NVSwitch on an HGX board,
+        NVLink-C2C, or AMD's Infinity Fabric mesh, where each of 8 MI300X on the OAM
+        baseboard links to the other seven. PCIe cards and bridged pairs do not."""
+        return self.interconnect in BOARD_FABRICS
 
     @property
     def best_fp64_tflops(self) -> float:

@@ -245,6 +245,9 @@ def read_system(
                 total += m.gpu.count if m.gpu and m.gpu.count else 1
                 continue
             count = m.quantity if m.quantity is not None else 1
+            if count == 1 and m.gpu and m.gpu.count:
+                # one line of "8x AMD Instinct MI325X 256GB OAM GPU": the 8 GPUs it names
+                count = m.gpu.count
             total += count if reading == "per_system" else count // max(quantity, 1)
         return total
 
@@ -290,6 +293,10 @@ def read_system(
         gpus = system.gpu.count or (spec.gpu_count if spec and spec.gpu == gpu_key else 0)
         if not gpus and spec is not None and spec.gpu_count:
             gpus = spec.gpu_count
+        if not gpus and spec is not None and spec.gpu_kind == "sxm_board" and spec.max_gpus:
+            # a chassis that only ever carries one GPU board, its line naming the GPU:
+            # "UCS C885A M8 Rack - MI300X GPU" is one 8 × MI300X board
+            gpus = spec.max_gpus
         if not gpus and ((spec is not None and spec.max_gpus == 1) or form in PERSONAL_FORMS):
             # a configured laptop (or a one-GPU system) carries the one GPU its line names:
             # "Dell Pro Max 16 Plus ..., NVIDIA RTX PRO 5000 Blackwell 24GB laptop GPU"
@@ -329,7 +336,7 @@ def read_system(
                     domain = min(ways, gpu.nvlink_domain_gpus, gpus)
         elif gpu.interconnect == "pcie":
             domain = 1
-        elif gpu.interconnect in ("nvlink_switch", "nvlink_c2c"):
+        elif gpu.joins_its_board:
             if spec is not None and spec.gpu == gpu.key and spec.nvlink_domain_gpus > 1:
                 domain = spec.nvlink_domain_gpus
             elif form == "rack":
@@ -418,6 +425,24 @@ def quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
         power = round(spec.base_power_kw + n * (gpu.tdp_w_max if gpu else 0) / 1000, 3)
         typical = round(spec.base_power_kw + n * (gpu.tdp_w_typical if gpu else 0) / 1000, 3)
         sources["power_kw"] = "catalog"
+    elif (
+        spec is not None
+        and spec.power_max_kw is not None
+        and gpu is not None
+        and (own := catalog.gpu_by_key.get(spec.gpu or "")) is not None
+        and own.form_factor == gpu.form_factor
+        and spec.gpu_count
+    ):
+        # The catalog's system with other engines of the same kind in it: its maximum less
+        # its own GPUs plus the quote's. A PowerEdge XE9680 of 8 × H200 (11 kW) carrying the
+        # 8 × MI300X board instead: 11 − 8 × 700 W + 8 × 750 W = 11.4 kW (an estimate).
+        base_max = spec.power_max_kw - spec.gpu_count * own.tdp_w_max / 1000
+        base_typical = (spec.power_typical_kw or spec.power_max_kw) - (
+            spec.gpu_count * own.tdp_w_typical / 1000
+        )
+        power = round(base_max + n * gpu.tdp_w_max / 1000, 3)
+        typical = round(base_typical + n * gpu.tdp_w_typical / 1000, 3)
+        sources["power_kw"] = "estimate"
     elif spec is not None and spec.power_max_kw is not None:
         power, typical = spec.power_max_kw, spec.power_typical_kw
         sources["power_kw"] = "catalog"
@@ -455,6 +480,7 @@ def quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
         quantity=reading.quantity,
         gpu=gpu.model if gpu else None,
         gpu_key=gpu.key if gpu else None,
+        gpu_interconnect=gpu.interconnect if gpu else None,
         gpus_per_system=n,
         nvlink_domain_gpus=reading.nvlink_domain_gpus,
         gpu_memory_gb=memory,
@@ -521,7 +547,8 @@ def corrected(
 
 def _corrected_domain(reading: SystemReading, spec: SystemSpec | None) -> int:
     """The NVLink domain after a correction: PCIe cards are 1 GPU each; SXM GPUs on a board
-    (NVSwitch) are one domain up to the GPU's own limit (8 × H200 SXM = one 8-GPU domain);
+    (NVSwitch) are one domain up to the GPU's own limit (8 × H200 SXM = one 8-GPU domain), as
+    are OAM GPUs on AMD's Infinity Fabric baseboard (8 × MI300X);
     bridged cards keep what their bridges make, never more than the system's GPUs."""
     gpu = reading.gpu
     count = max(reading.gpus_per_system, 1)
@@ -529,6 +556,6 @@ def _corrected_domain(reading: SystemReading, spec: SystemSpec | None) -> int:
         return 1
     if spec is not None and spec.gpu == gpu.key and spec.gpu_count == count:
         return spec.nvlink_domain_gpus
-    if gpu.interconnect in ("nvlink_switch", "nvlink_c2c"):
+    if gpu.joins_its_board:
         return min(gpu.nvlink_domain_gpus, count)
     return min(max(reading.nvlink_domain_gpus, 1), count)

@@ -282,6 +282,9 @@ _GPU_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bl40s\b", "l40s"),
     (r"\bl4\b", "l4"),
     (r"\ba100\b", "a100-sxm"),
+    # AMD Instinct OAM GPUs as vendors write them: "AMD Instinct MI300X 192GB OAM Accelerator",
+    # "8x AMD Instinct MI325X 256GB HBM3E", "AMD MI355X GPU", Cisco's "... - MI300X GPU"
+    (r"\bmi3(00|25|50|55)x\b", r"mi3\1x"),
 )
 _GPU_RES = tuple((re.compile(p, re.IGNORECASE), key) for p, key in _GPU_PATTERNS)
 #: A word every pattern above needs (lower case; "l4" stands for "l40s" too): a text holding
@@ -305,16 +308,23 @@ _GPU_WORDS = (
     "b200",
     "l4",
     "a100",
+    "mi3",
 )
+#: A line naming several GPUs on one carrier: an HGX or SXM board, AMD's 8-GPU OAM universal
+#: baseboard ("AMD Instinct MI300X 8-GPU Baseboard", "MI300X Platform", "UBB"). An OAM alone is
+#: one module, one GPU, as an SXM5 GPU is.
 _BOARD_RE = re.compile(
-    r"\bhgx\b|\bsxm\d?\b|baseboard|\bgpu board\b|gpu tray|compute tray", re.IGNORECASE
+    r"\bhgx\b|\bsxm\d?\b|baseboard|\bgpu board\b|gpu tray|compute tray|\bubb\b|"
+    r"\bmi3\d\dx\s+platform\b",
+    re.IGNORECASE,
 )
 _GPU_NAME = (
-    r"(?:nvidia\s+)?(?:hgx\s+)?(?:rtx\s*pro\s*\d{4}|rtx\s*6000\s*ada|gb\d{2,3}|[hb][123]00|"
-    r"l40s|l4|a100|blackwell|hopper)"
+    r"(?:nvidia\s+|amd\s+)?(?:hgx\s+|instinct\s+)?(?:rtx\s*pro\s*\d{4}|rtx\s*6000\s*ada|"
+    r"gb\d{2,3}|[hb][123]00|l40s|l4|a100|blackwell|hopper|mi3\d\dx)"
 )
-_COUNT_BEFORE = re.compile(r"(\d{1,3})\s*[x×]\s*" + _GPU_NAME, re.IGNORECASE)
-_COUNT_GPUS = re.compile(r"(\d{1,3})\s*[x×]\s*(?:[\w-]+\s+){0,3}?gpus?\b", re.IGNORECASE)
+# A count starts a word: "8x H200", "(8x MI300X)"; the 355 of "MI355X GPU" is a model number.
+_COUNT_BEFORE = re.compile(r"\b(\d{1,3})\s*[x×]\s*" + _GPU_NAME, re.IGNORECASE)
+_COUNT_GPUS = re.compile(r"\b(\d{1,3})\s*[x×]\s*(?:[\w-]+\s+){0,3}?gpus?\b", re.IGNORECASE)
 _COUNT_DASH = re.compile(r"\b(\d{1,3})[- ]gpus?\b", re.IGNORECASE)
 _COUNT_AFTER = re.compile(_GPU_NAME + r"[^,;()]{0,30}?\s[x×]\s*(\d{1,3})\b", re.IGNORECASE)
 _SUPERCHIP = re.compile(r"(\d{1,3})\s*[x×]\s*(?:nvidia\s+)?gb[23]00[^,;]*?superchip", re.I)
@@ -334,6 +344,20 @@ NO_NOTE_RE = re.compile(r"^[^,]*,\s*no\s", re.IGNORECASE)
 ADAPTER_RE = re.compile(r"\b(?:power|ac|usb-c)\s+adapter\b", re.IGNORECASE)
 SLED_RE = re.compile(r"\b(?:sled|tray)\b", re.IGNORECASE)
 _GPU_COUNT_WORD = re.compile(r"\b\d+\s*-?\s*gpus?\b", re.IGNORECASE)
+
+
+#: Accelerators a line can name that the catalog has no spec for ("Intel Gaudi 3 HL-325L OAM",
+#: "AMD Instinct MI210 64GB PCIe", Huawei Ascend, AWS Trainium): read only where no GPU pattern
+#: matched, so "AMD Instinct MI300X" stays the catalog's MI300X.
+_ACCELERATOR_RE = re.compile(
+    r"\b(?:intel\s+)?(?:habana\s+)?gaudi\s*-?\d?\b|"
+    r"\b(?:amd\s+instinct|amd|instinct)\s+mi\s?\d{2,3}[a-z]?\b|"
+    r"\b(?:huawei\s+)?ascend\s*\d{3}[a-z]?\b|\b(?:aws\s+)?(?:trainium|inferentia)\s*\d?\b|"
+    r"\b(?:intel\s+)?data\s+center\s+gpu\s+max(?:\s+\d{4})?\b",
+    re.IGNORECASE,
+)
+#: A word each of the patterns above needs (lower case), as ``_GPU_WORDS`` for the GPUs.
+_ACCELERATOR_WORDS = ("gaudi", "mi", "ascend", "trainium", "inferentia", "gpu max")
 
 
 @dataclass
@@ -388,14 +412,27 @@ def gpu_mention(text: str) -> GpuMention | None:
     return GpuMention(key=key, count=count if count and count > 0 else None, board=board)
 
 
+def accelerator_named(text: str) -> str | None:
+    """The accelerator a text names that no GPU pattern knows, as written: "Intel Gaudi 3
+    HL-325L OAM" → "Intel Gaudi 3"; None for a text naming a catalog GPU or none at all."""
+    folded = text.lower()
+    if not any(word in folded for word in _ACCELERATOR_WORDS) or gpu_mention(text) is not None:
+        return None
+    found = _ACCELERATOR_RE.search(text)
+    return " ".join(found.group(0).split()) if found else None
+
+
 def head(text: str) -> str:
     """The words before the first separator: "Dell ProDeploy Plus for PowerEdge XE9680" →
     "Dell ProDeploy Plus"."""
     text = text.replace("\n", " ").strip()
     parts = _HEAD_SPLIT.split(text, maxsplit=1)
     head = parts[0].strip()
-    # "Onsite installation and rack mounting": the first of two coordinated nouns leads.
-    head = _AND_SPLIT.split(head, maxsplit=1)[0].strip()
+    # "Onsite installation and rack mounting": the first of two coordinated nouns leads, when
+    # it names something; "3 Year Parts and Labor Warranty" is named by its last noun.
+    first = _AND_SPLIT.split(head, maxsplit=1)[0].strip()
+    if first == head or head_category(first):
+        head = first
     return head or text
 
 

@@ -59,6 +59,7 @@ from apps.quotes.bom_words import (
     TOTAL_RE,
     WAYS_RE,
     GpuMention,
+    accelerator_named,
     gpu_mention,
     head,
     head_category,
@@ -582,6 +583,7 @@ def bom_read(
     else:
         child = "totals" if "totals" in kinds else "per_system"
     problems.extend(_loose_gpu_problems(rows, catalog))
+    problems.extend(_unknown_accelerator_problems(rows))
     text, confidence = _reading_words(rows, readings, problems)
     return BomReading(
         rows=rows,
@@ -657,6 +659,35 @@ def _loose_gpu_problems(rows: list[Row], catalog: CatalogSnapshot) -> list[LineP
                 "ask which servers they go into.",
                 metrics={"lines": lines, "gpus": count},
                 lever="Ask which servers the cards go into, or add the chassis to the quote.",
+            )
+        )
+    return problems
+
+
+#: Roles of lines that only mention an accelerator: "ProSupport for Gaudi 3 systems".
+_MENTION_ROLES = ("service", "discount", "freight", "subtotal", "tax", "total", "note")
+
+
+def _unknown_accelerator_problems(rows: list[Row]) -> list[LineProblem]:
+    """Lines that name an accelerator the catalog has no spec for ("Intel Gaudi 3 HL-325L
+    OAM"): read as parts, they are not counted, and the review says so rather than calling the
+    chassis empty (the `quote_lines` check reads `metrics["accelerator"]`)."""
+    problems = []
+    for row in rows:
+        if row.line is None or row.gpu is not None or row.role in _MENTION_ROLES:
+            continue
+        name = accelerator_named(row.text)
+        if name is None:
+            continue
+        problems.append(
+            LineProblem(
+                severity="warning",
+                title=f"Line {row.line}: an accelerator the catalog does not know",
+                detail=f"Line {row.line} names an accelerator the catalog does not know "
+                f"({name}): not counted; the review cannot size it.",
+                metrics={"line": row.line, "accelerator": name},
+                lever="Ask for a quote with a GPU the catalog carries, or size this "
+                "accelerator by hand from its vendor's figures.",
             )
         )
     return problems

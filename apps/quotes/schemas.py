@@ -108,6 +108,9 @@ class QuotedSystem(BaseModel):
     quantity: int = Field(ge=0)
     gpu: str | None = None  # the engine's model name, e.g. "B200"
     gpu_key: str | None = None  # catalog GpuSpec.key
+    #: What joins the GPUs (the catalog's GpuSpec.interconnect): "nvlink_switch" for an HGX
+    #: board, "infinity_fabric" for AMD's 8 × MI300X baseboard; None without GPUs.
+    gpu_interconnect: str | None = None
     gpus_per_system: int = 0
     nvlink_domain_gpus: int = 1
     #: Memory of each engine as the line configures it, where the catalog's is a maximum: a

@@ -259,7 +259,7 @@ def _finding_rows(report: ReviewReport) -> list[FindingRow]:
     )
     rows = []
     for finding in ordered:
-        label = words.check_label(finding.check)
+        label = words.check_label(finding.check, page.finding_fabric(finding))
         metrics = []
         for key, value in finding.metrics.items():
             name, unit = metric_label(key)

@@ -126,6 +126,18 @@ class FindingGroup:
     findings: list[FindingView]
 
 
+def finding_fabric(finding: Finding) -> str:
+    """The fabric a finding's GPUs ride on, as its `fabric` metric says ("Infinity Fabric" for
+    8 × MI300X); "NVLink" when it says none."""
+    return str(finding.metrics.get("fabric") or "NVLink")
+
+
+def review_fabric(report: ReviewReport) -> str:
+    """The fabric of the review's biggest domain (its `nvlink_domain` finding's)."""
+    domain = next((f for f in report.findings if f.check == "nvlink_domain"), None)
+    return finding_fabric(domain) if domain is not None else "NVLink"
+
+
 def findings_grouped(report: ReviewReport) -> list[FindingGroup]:
     """One group per check in reading order, worst first; unknown checks (added later) last."""
     by_check: dict[str, list[Finding]] = {}
@@ -137,7 +149,8 @@ def findings_grouped(report: ReviewReport) -> list[FindingGroup]:
         if check not in by_check:
             continue
         findings = sorted(by_check[check], key=lambda f: -SEVERITY_ORDER.index(f.severity))
-        label, question = words.check_label(check), CHECKS.get(check, ("", ""))[1]
+        label = words.check_label(check, finding_fabric(findings[0]))
+        question = CHECKS.get(check, ("", ""))[1]
         views = [FindingView(f, SEVERITY_LABELS[f.severity]) for f in findings]
         worst = findings[0].severity
         groups.append(FindingGroup(check, label, question, worst, SEVERITY_LABELS[worst], views))
@@ -224,7 +237,9 @@ def sizing_rows(report: ReviewReport, *, before: ReviewReport | None = None) -> 
     was 250 %".
     """
     rows = []
-    for key, label, unit in SIZING_ROWS:
+    fabric = review_fabric(report)
+    for key, label_for_nvlink, unit in SIZING_ROWS:
+        label = words.fabric_words(label_for_nvlink, fabric)
         value = getattr(report.sizing, key)
         if key == "racks_needed" and value is None and (none := no_rack_text(report)):
             rows.append(SizingRow(key, label, none, ""))

@@ -12,7 +12,15 @@ import textwrap
 
 from apps.reports import page
 from apps.review.engine.schemas import SEVERITY_ORDER, Finding, QuotedSystem, ReviewReport
-from apps.words import LEVEL_LABELS, SEVERITY_LABELS, check_label, money_format, number_format
+from apps.words import (
+    LEVEL_LABELS,
+    SEVERITY_LABELS,
+    check_label,
+    domain_words,
+    fabric_name,
+    money_format,
+    number_format,
+)
 
 VERDICT_LINES = {
     "pass": "PASS - drive it off the lot: the vehicle fits the load and the building.",
@@ -32,19 +40,23 @@ def _wrap(text: str, indent: str) -> list[str]:
 
 
 def system_line(system: QuotedSystem) -> str:
-    """ "1 × NVIDIA DGX B200, a semi: 8 × B200 in one 8-GPU NVLink domain, 14.3 kW, 313.9 lb"."""
+    """ "1 × NVIDIA DGX B200, a semi: 8 × B200 in one 8-GPU NVLink domain, 14.3 kW, 313.9 lb";
+    AMD's GPUs in "one Infinity Fabric domain of 8 GPUs"."""
     parts = []
     if system.gpus_per_system:
         engine = f"{system.gpus_per_system} × {system.gpu or 'GPU'}"
         domain = system.nvlink_domain_gpus
+        fabric = fabric_name(system.gpu_interconnect)
         if system.gpus_per_system == 1:
             parts.append(f"one {system.gpu or 'GPU'}")
         elif domain <= 1:
-            parts.append(f"{engine}, each on its own (PCIe, NVLink domain 1)")
+            parts.append(f"{engine}, each on its own (PCIe, {fabric} domain 1)")
+        elif fabric != "NVLink" and domain >= system.gpus_per_system:
+            parts.append(f"{engine} in {domain_words(domain, system.gpu_interconnect)}")
         elif domain >= system.gpus_per_system:
             parts.append(f"{engine} in one {domain}-GPU NVLink domain")
         else:
-            parts.append(f"{engine} in {domain}-GPU NVLink domains")
+            parts.append(f"{engine} in {domain}-GPU {fabric} domains")
     else:
         parts.append("no GPUs")
     if system.power_kw is not None:
@@ -58,7 +70,8 @@ def system_line(system: QuotedSystem) -> str:
 
 def _finding_lines(finding: Finding) -> list[str]:
     severity = SEVERITY_LABELS[finding.severity].upper()
-    head = f"  [{severity:8}] {check_label(finding.check)}: {finding.title}"
+    head = f"  [{severity:8}] {check_label(finding.check, page.finding_fabric(finding))}: "
+    head += finding.title
     lines = _wrap(head, "")
     lines[1:] = [f"             {line}" for line in lines[1:]]
     lines += _wrap(finding.detail, "             ")

@@ -131,13 +131,40 @@ CHECKS: dict[str, tuple[str, str]] = {
     "cooling": ("Cooling", "Can the room carry the heat away?"),
     "floor_load": ("Floor load", "Can the floor hold it?"),
     "circuit": ("Circuit", "Will the wall circuit hold it?"),
-    "arch_portability": ("Arm and x86", "Will the software move from the desk to production?"),
+    "arch_portability": (
+        "Arm, x86 and CUDA",
+        "Will the software run on it, and move from the desk to production?",
+    ),
 }
 
 
-def check_label(check: str) -> str:
-    """ "memory_fit" -> "Memory fit"; a check added later -> its id in words."""
-    return CHECKS.get(check, (check.replace("_", " ").capitalize(), ""))[0]
+def check_label(check: str, fabric: str = "NVLink") -> str:
+    """ "memory_fit" -> "Memory fit"; a check added later -> its id in words. `fabric`: what
+    joins the GPUs the finding is about ("nvlink_domain", "Infinity Fabric" -> "Infinity
+    Fabric domain")."""
+    return fabric_words(CHECKS.get(check, (check.replace("_", " ").capitalize(), ""))[0], fabric)
+
+
+#: The fabric that makes a board's GPUs one domain, by the catalog's interconnect, where it is
+#: not NVIDIA's: AMD's Infinity Fabric joins 8 × MI300X on their OAM baseboard as NVSwitch joins
+#: 8 × H200, and the review names it so, never "NVLink" for an AMD GPU.
+FABRIC_NAMES: dict[str, str] = {"infinity_fabric": "Infinity Fabric"}
+
+
+def fabric_name(interconnect: str | None) -> str:
+    """ "infinity_fabric" -> "Infinity Fabric"; NVIDIA's interconnects (and none) -> "NVLink"."""
+    return FABRIC_NAMES.get(interconnect or "", "NVLink")
+
+
+def fabric_words(text: str, fabric: str) -> str:
+    """Words written for NVLink, said for the fabric the GPUs ride on: "Memory in one NVLink
+    domain" -> "Memory in one Infinity Fabric domain" for a quote of MI300X."""
+    return text if fabric == "NVLink" else text.replace("NVLink", fabric)
+
+
+def domain_words(gpus: int, interconnect: str | None) -> str:
+    """ "one Infinity Fabric domain of 8 GPUs" (8 × MI300X), "one NVLink domain of 8 GPUs"."""
+    return f"one {fabric_name(interconnect)} domain of {plural(gpus, 'GPU')}"
 
 
 MATCH_LABELS: dict[str, str] = {

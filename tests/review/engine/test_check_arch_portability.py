@@ -28,3 +28,16 @@ def test_mixed_quote_names_both(catalog: CatalogSnapshot) -> None:
 
 def test_all_x86_leaves_the_check_out(catalog: CatalogSnapshot) -> None:
     assert arch_portability.check(context(catalog, [quoted_system(catalog, "dgx-b200")], DEV)) == []
+
+
+def test_an_amd_instinct_server_warns_that_the_software_must_run_on_rocm(
+    catalog: CatalogSnapshot,
+) -> None:
+    # a Lenovo SR685a V3 with its 8 × MI300X board: AMD GPUs, an x86 host
+    semi = quoted_system(catalog, "lenovo-sr685a-v3", gpu_key="mi300x", gpus=8, domain=8)
+    finding = only(arch_portability.check(context(catalog, [semi], DEV)))
+    assert finding.severity == "warning"  # a stack that may not run, not a rebuild
+    assert finding.title == "Not CUDA: the software has to run on ROCm"
+    assert "8 × MI300X" in finding.detail and "unified memory" not in finding.detail
+    assert "TensorRT-LLM" in finding.detail and "ROCm" in (finding.lever or "")
+    assert finding.metrics["stack"] == "ROCm"

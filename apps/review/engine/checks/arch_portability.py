@@ -7,6 +7,10 @@ Applies when the quote has an Arm system; always info: it is engineering effort,
 A machine that is not CUDA at all (Apple silicon, AMD's Strix Halo, a Copilot+ PC's NPU, a
 phone) shares less still with the DGX family: the CUDA containers, the DGX software stack and
 NVLink stay behind. A phone runs models on-device only; it serves nobody else.
+
+A data-center GPU that is not CUDA (AMD Instinct: ROCm) is a warning, not a note: the quote
+only works if every piece of the customer's software runs on that stack, and what does not
+(CUDA-only code, TensorRT-LLM) is found out after the servers arrive.
 """
 
 from __future__ import annotations
@@ -25,6 +29,13 @@ STACKS = {
     "AMD": "ROCm, Vulkan or DirectML",
     "Qualcomm": "the NPU through ONNX Runtime or Qualcomm's AI stack",
 }
+#: What a non-CUDA data-center GPU runs, by vendor, and which of a CUDA shop's software runs
+#: on it and which does not.
+SERVER_STACKS = {
+    "AMD": ("ROCm", "vLLM, SGLang and PyTorch", "CUDA-only code and TensorRT-LLM"),
+}
+#: The vehicles that serve a data center: their engine's stack is the production stack.
+SERVER_FORM_FACTORS = frozenset({"pcie_server", "nvl8_server", "rack_nvl72"})
 
 
 def check(ctx: ReviewContext) -> list[Finding]:
@@ -69,6 +80,8 @@ def _not_cuda(vehicle: Vehicle) -> Finding:
     assert gpu is not None
     stack = STACKS.get(gpu.vendor, "its vendor's own runtime")
     metrics = {"system": vehicle.system.sku, "engine": gpu.model, "vendor": gpu.vendor}
+    if vehicle.system.form_factor in SERVER_FORM_FACTORS:
+        return _not_cuda_server(vehicle, metrics)
     if vehicle.system.form_factor == "phone":
         return finding_make(
             CHECK,
@@ -94,4 +107,28 @@ def _not_cuda(vehicle: Vehicle) -> Finding:
         metrics=metrics | {"unified_memory_gb": vehicle.gpu_memory_gb},
         lever="Prototype where production runs (a DGX Spark or an RTX PRO workstation) when the "
         "target is CUDA; keep the Mac for the work that stays on it.",
+    )
+
+
+def _not_cuda_server(vehicle: Vehicle, metrics: dict[str, str]) -> Finding:
+    """A data-center GPU that runs another stack (8 × MI300X: ROCm): the customer's software
+    has to run on it, in plain words, with what does and what does not."""
+    gpu = vehicle.gpu
+    assert gpu is not None
+    stack, runs, does_not = SERVER_STACKS.get(
+        gpu.vendor, ("its vendor's own runtime", "what its vendor supports", "CUDA-only code")
+    )
+    return finding_make(
+        CHECK,
+        "warning",
+        f"Not CUDA: the software has to run on {stack}",
+        f"The {vehicle.name} carries {vehicle.gpus_per_system} × {gpu.model}, {gpu.vendor} GPUs "
+        f"that run {stack}, not CUDA. {runs} run on "
+        f"{stack}; {does_not} do not, and NVIDIA's software stack (NVIDIA AI Enterprise, NIM, "
+        f"the CUDA containers) does not carry over. Every piece of the customer's software has "
+        f"to run on {stack} before these servers are any use.",
+        metrics=metrics | {"stack": stack},
+        lever=f"List the customer's serving engine, frameworks and any custom CUDA kernels, and "
+        f"confirm each runs on {stack} ({runs} do) before anyone signs; if something only runs "
+        "on CUDA, quote NVIDIA GPUs instead.",
     )

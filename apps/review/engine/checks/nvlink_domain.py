@@ -5,6 +5,10 @@ interchangeable." A training or fine-tuning job split over PCIe is critical: a h
 the roofs of eight vans. Inference split over PCIe runs, slower: a warning. For inference the
 piece that must sit together is one copy of the weights plus one conversation; more users are
 served by more copies.
+
+The check keeps its id for every GPU, but its words name the fabric that joins them: 8 × MI300X
+on AMD's OAM baseboard are "one Infinity Fabric domain of 8 GPUs", never NVLink
+(`apps.words.fabric_name`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding, WorkloadKind
 from apps.review.engine.sizing.memory import gpu_memory_gb, gpu_memory_words
 from apps.review.engine.sizing.throughput import link_words
+from apps.words import domain_words, fabric_name
 
 CHECK = "nvlink_domain"
 NVSWITCH_DOMAIN = 8  # below this, GPUs are joined by PCIe or a bridge, not an NVSwitch fabric
@@ -46,13 +51,21 @@ def check(ctx: ReviewContext) -> list[Finding]:
             )
         ]
     gpu = best.gpu
+    fabric = fabric_name(gpu.interconnect)
     domain_gb = best.domain_memory_gb
-    domain_text = (
-        f"one {num(domain_gb)} GB NVLink domain ({best.domain_gpus} × {gpu_memory_words(gpu)} "
-        f"{gpu.model})"
-        if best.domain_gpus > 1
-        else f"one {gpu.model} ({num(domain_gb)} GB, its own domain: no NVLink to a neighbour)"
-    )
+    if best.domain_gpus <= 1:
+        domain_text = f"one {gpu.model} ({num(domain_gb)} GB, its own domain: no {fabric} to a "
+        domain_text += "neighbour)"
+    elif fabric == "NVLink":
+        domain_text = (
+            f"one {num(domain_gb)} GB NVLink domain ({best.domain_gpus} × "
+            f"{gpu_memory_words(gpu)} {gpu.model})"
+        )
+    else:  # "one Infinity Fabric domain of 8 GPUs (8 × 192 GiB MI300X = 1,649.3 GB)"
+        domain_text = (
+            f"{domain_words(best.domain_gpus, gpu.interconnect)} ({best.domain_gpus} × "
+            f"{gpu_memory_words(gpu)} {gpu.model} = {num(domain_gb)} GB)"
+        )
     gpus_needed = math.ceil(unit / gpu_memory_gb(gpu))
     serving = ctx.serving
     plan = None
@@ -73,6 +86,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
         "gpus_needed": gpus_needed,
         "system": best.system.sku,
         "link": link_kind,
+        "fabric": fabric,
     }
     formula = (
         f"{num(unit)} GB vs {best.domain_gpus} × {gpu_memory_words(gpu)} = {num(domain_gb)} GB"
@@ -83,7 +97,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
             finding_make(
                 CHECK,
                 "ok",
-                "The job fits one NVLink domain",
+                f"The job fits one {fabric} domain",
                 f"{piece.capitalize()} ({num(unit)} GB) fits {domain_text}: one tractor, one "
                 "trailer, one load.",
                 metrics=metrics,
@@ -103,6 +117,9 @@ def check(ctx: ReviewContext) -> list[Finding]:
             f"{gpu_memory_words(right_gpu)} = {num(right_gb)} GB)"
         )
     lever = f"Quote the smallest NVLink domain that holds the job{right_text}, then scale out."
+    if fabric != "NVLink":  # the catalog's right fit is an NVIDIA system: named as one
+        nvidia = right_text.replace(" (e.g. ", " (the catalog's NVIDIA choice: ")
+        lever = f"Quote the smallest {fabric} domain that holds the job, then scale out{nvidia}."
     if unit > ctx.total_memory_gb:
         return [
             finding_make(
@@ -126,9 +143,9 @@ def check(ctx: ReviewContext) -> list[Finding]:
                 "A house on the roofs of eight vans",
                 f"The {num(unit)} GB {kind.value.replace('_', '-')} job has to ride in one coupled "
                 f"vehicle, but the biggest domain here is {domain_text}. Split over {link} across "
-                f"{gpus_needed} GPUs, it passes notes at a fraction of NVLink speed and would run "
-                "so slowly it effectively wouldn't work. The GPU count and name match a semi; the "
-                "vehicle does not.",
+                f"{gpus_needed} GPUs, it passes notes at a fraction of {fabric} speed and would "
+                "run so slowly it effectively wouldn't work. The GPU count and name match a semi; "
+                "the vehicle does not.",
                 metrics=metrics,
                 formula=formula,
                 lever=lever,
@@ -136,7 +153,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
             )
         ]
     if training:
-        title = "Split across NVLink domains over the network"
+        title = f"Split across {fabric} domains over the network"
         detail = (
             f"The {num(unit)} GB job is bigger than {domain_text}, so it is sharded across "
             f"{math.ceil(unit / domain_gb)} domains over {link}. That works with a real fabric "
@@ -147,7 +164,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
         detail = (
             f"{piece.capitalize()} ({num(unit)} GB) is bigger than {domain_text}, so each copy is "
             f"split across {gpus_needed} GPUs over {link}. It runs, but the GPUs pass notes at a "
-            "fraction of NVLink speed."
+            f"fraction of {fabric} speed."
         )
         if link_kind == "network" and plan is not None:
             hosts = math.ceil(gpus_needed / max(best.gpus_per_system, 1))

@@ -35,6 +35,20 @@ def check(ctx: ReviewContext) -> list[Finding]:
                 lever="Quote a system (or a chassis with its GPU cards) from the catalog.",
             )
         )
+    elif ctx.total_gpus == 0 and (unknown := _unknown_accelerators(ctx)):
+        findings.append(
+            finding_make(
+                CHECK,
+                "critical",
+                "No engine the review can size",
+                f"The quote's accelerators are ones the catalog does not know ({unknown}), so "
+                "no GPU on it is counted: the chassis may well be full, but nothing here can be "
+                "sized against the load.",
+                metrics=metrics,
+                lever="Quote a GPU the catalog carries, or size these accelerators by hand "
+                "from their vendor's figures.",
+            )
+        )
     elif ctx.total_gpus == 0:
         findings.append(
             finding_make(
@@ -49,6 +63,17 @@ def check(ctx: ReviewContext) -> list[Finding]:
     if not any(f.severity in ("warning", "critical") for f in findings):
         findings.insert(0, _all_clear(ctx, metrics))
     return findings
+
+
+def _unknown_accelerators(ctx: ReviewContext) -> str:
+    """ "Intel Gaudi 3 on line 2": the accelerators the reader could not size,
+    from its line problems; "" when there are none."""
+    named = [
+        f"{p.metrics['accelerator']} on line {p.metrics.get('line')}"
+        for p in ctx.line_problems
+        if p.metrics.get("accelerator")
+    ]
+    return "; ".join(dict.fromkeys(named))
 
 
 def _all_clear(ctx: ReviewContext, metrics: dict[str, int]) -> Finding:

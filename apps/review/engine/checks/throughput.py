@@ -74,6 +74,8 @@ def check(ctx: ReviewContext) -> list[Finding]:
         f"per-step floor ({load.layers} layers: kernels, collectives"
         f"{', expert routing' if load.is_moe else ''}); calibrated on aiconfigurator 0.12"
     )
+    if not gpu.is_cuda and gpu.form_factor not in DESK_FORM_FACTORS:
+        formula += f" (NVIDIA GPUs; the {gpu.model} is not in it: an estimate)"
     replica = (
         f"one replica on {plan.gpus_per_replica} × {gpu.model}"
         if plan.gpus_per_replica > 1

@@ -87,6 +87,8 @@ class RuntimeReserve(BaseModel):
     engine_reserve_gb: float
     cuda_context_gb: float
     activations_gb: float
+    #: whose runtime context the 1 GB is: CUDA's, or ROCm's on an AMD GPU (same estimate)
+    runtime: str = "CUDA"
 
     @property
     def overhead_gb(self) -> float:
@@ -106,8 +108,9 @@ class RuntimeReserve(BaseModel):
         return (
             f"{size} − {reserve} % engine reserve (vLLM gpu_memory_utilization "
             f"{ENGINE_MEMORY_UTILIZATION:g}) {self.engine_reserve_gb:,.1f} GB − "
-            f"{self.cuda_context_gb:,.1f} GB CUDA context − {self.activations_gb:,.1f} GB "
-            f"activations ({PREFILL_CHUNK_TOKENS:,}-token prefill chunk) = "
+            f"{self.cuda_context_gb:,.1f} GB {self.runtime} context − "
+            f"{self.activations_gb:,.1f} GB activations ({PREFILL_CHUNK_TOKENS:,}-token "
+            "prefill chunk) = "
             f"{self.usable_gb:,.1f} GB for weights and KV cache{total}"
         )
 
@@ -121,6 +124,7 @@ def runtime_reserve(gpu: GpuSpec, activations_gb: float = 0.0) -> RuntimeReserve
         engine_reserve_gb=gb * (1 - ENGINE_MEMORY_UTILIZATION),
         cuda_context_gb=CUDA_CONTEXT_GB,
         activations_gb=activations_gb,
+        runtime="ROCm" if gpu.vendor == "AMD" else "CUDA",
     )
 
 

@@ -51,6 +51,7 @@ from apps.review.engine.sizing.quant import (
     weight_split,
 )
 from apps.review.engine.sizing.vehicle import Vehicle
+from apps.words import fabric_name
 
 DESK_FORM_FACTORS = frozenset({"phone", "laptop", "desktop", "workstation"})
 BANDWIDTH_EFFICIENCY_DESK = calibration().bandwidth_efficiency_desk
@@ -489,8 +490,9 @@ def link_words(vehicle: Vehicle, link: str, gpus_per_replica: int) -> str:
     between 2 NVIDIA DGX Spark hosts (ConnectX-7, 200 Gb/s per port)", never "PCIe"."""
     if link == "one GPU":
         return "one GPU"
-    if link == "NVLink":
-        return f"NVLink inside one {vehicle.name}"
+    if link == "NVLink":  # the GPUs' own fabric: NVLink, or Infinity Fabric for AMD's
+        fabric = fabric_name(vehicle.gpu.interconnect if vehicle.gpu else None)
+        return f"{fabric} inside one {vehicle.name}"
     if link == "PCIe":
         return f"PCIe inside one {vehicle.name}"
     hosts = math.ceil(gpus_per_replica / max(vehicle.gpus_per_system, 1))
@@ -680,12 +682,26 @@ def fleet_serving(vehicles: Sequence[Vehicle], load: ServingLoad) -> FleetServin
     )
 
 
+def uncalibrated_words(gpu: GpuSpec) -> str:
+    """Why a data-center GPU outside the fit is an estimate: "the MI300X is outside the
+    calibration, which is fitted on NVIDIA GPUs, so this is an estimate from its spec-sheet
+    bandwidth and compute alone"."""
+    return (
+        f"the {gpu.model} is outside the calibration, which is fitted on NVIDIA GPUs, so this is "
+        "an estimate from its spec-sheet bandwidth and compute alone"
+    )
+
+
 def _confidence(
     plans: Sequence[tuple[Vehicle, ReplicaPlan]], batches: Sequence[int], load: ServingLoad
 ) -> tuple[str, str]:
     reasons = []
     for (vehicle, plan), batch in zip(plans, batches, strict=True):
         gpu = vehicle.gpu
+        if gpu is not None and not gpu.is_cuda and gpu.form_factor not in DESK_FORM_FACTORS:
+            # no measurement of a ROCm engine in the fit: the same roofline on the MI300X's
+            # spec-sheet bandwidth and compute, said to be an estimate
+            reasons.append(uncalibrated_words(gpu))
         if gpu is not None and gpu.form_factor not in DESK_FORM_FACTORS and batch < SMALL_BATCH:
             reasons.append(f"{gpu.model} at a small batch reaches a less predictable share")
         if plan.link in {"PCIe", "network"}:
