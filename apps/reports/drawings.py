@@ -29,7 +29,7 @@ from apps.reports.charts import (
     vehicle_svg,
 )
 from apps.review.engine.schemas import QuotedSystem, ReviewReport
-from apps.words import COOLING_WORDS, CPU_LABELS
+from apps.words import COOLING_WORDS, CPU_LABELS, fabric_name
 
 COOLING_LABELS = COOLING_WORDS
 
@@ -94,6 +94,8 @@ class VehicleCard:
     drawing: str
     domains: SafeString
     domain_sentence: str
+    #: "NVLink domain", "Infinity Fabric domain" (8 × MI300X): the fact's label on the page
+    domain_label: str
     power_kw_total: float | None
     power_text: str
     cooling_label: str
@@ -110,6 +112,7 @@ def vehicle_cards(systems: list[QuotedSystem]) -> list[VehicleCard]:
     for system in systems:
         vehicle = system.vehicle or vehicle_name(system.form_factor)
         domain = system.nvlink_domain_gpus or 1
+        fabric = fabric_name(system.gpu_interconnect)
         if system.gpus_per_system == 0:
             sentence = "No GPUs: a chassis waiting for engines."
         elif system.gpus_per_system == 1 and system.quantity > 1:
@@ -126,10 +129,10 @@ def vehicle_cards(systems: list[QuotedSystem]) -> list[VehicleCard]:
                 "no NVLink domain bigger than one GPU."
             )
         elif domain >= system.gpus_per_system:
-            sentence = f"All {system.gpus_per_system} GPUs in one NVLink domain."
+            sentence = f"All {system.gpus_per_system} GPUs in one {fabric} domain."
         else:
             sentence = (
-                f"{system.gpus_per_system} GPUs in NVLink domains of {domain}, "
+                f"{system.gpus_per_system} GPUs in {fabric} domains of {domain}, "
                 "joined to each other over PCIe."
             )
         total = system.power_kw * system.quantity if system.power_kw is not None else None
@@ -147,6 +150,7 @@ def vehicle_cards(systems: list[QuotedSystem]) -> list[VehicleCard]:
                 drawing=vehicle_svg(system.form_factor, label=label),
                 domains=nvlink_domain_svg(system.gpus_per_system, domain),
                 domain_sentence=sentence,
+                domain_label=f"{fabric} domain",
                 power_kw_total=total,
                 power_text=power,
                 cooling_label=COOLING_LABELS.get(system.cooling, system.cooling).capitalize(),

@@ -81,6 +81,21 @@ def test_vehicle_cards_say_what_the_drawing_shows():
     assert card.domain_sentence == "One GPU in each of 2: 2 separate hosts, no NVLink between them."
 
 
+def test_vehicle_cards_name_the_fabric_the_gpus_ride_on():
+    # 8 × MI300X on AMD's Infinity Fabric: one 8-GPU domain, never called NVLink.
+    amd = DGX_B300.model_copy(update={"gpu": "MI300X", "gpu_interconnect": "infinity_fabric"})
+    (card,) = page.vehicle_cards([amd])
+    assert card.domain_sentence == "All 8 GPUs in one Infinity Fabric domain."
+    assert card.domain_label == "Infinity Fabric domain"
+    halves = amd.model_copy(update={"nvlink_domain_gpus": 4})
+    (card,) = page.vehicle_cards([halves])
+    assert card.domain_sentence == (
+        "8 GPUs in Infinity Fabric domains of 4, joined to each other over PCIe."
+    )
+    (card,) = page.vehicle_cards([DGX_B300])
+    assert card.domain_label == "NVLink domain"
+
+
 def test_metrics_carry_their_units():
     # The labels the PDF prints too (apps.words.metric_label): capitalised, capitals kept.
     assert page.metric("rack_power_kw", 57.2) == page.Metric("Rack power", "57.2", "kW")
