@@ -5,12 +5,12 @@ a per-server sub-line (tests/fixtures/boms/), and a Gaudi 3 server the catalog c
 from __future__ import annotations
 
 import json
-from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
+
+from tests.cli.reviewing import review_command
 
 pytestmark = pytest.mark.usefixtures("catalog_db")
 
@@ -28,21 +28,7 @@ GIB_GB = 2**30 / 1e9  # HBM is sized in GiB: 192 GiB = 206.16 GB
 
 
 def _review(tmp_path: Path, quote: Path, fmt: str) -> str:
-    (tmp_path / "w.json").write_text(json.dumps(WORKLOAD), encoding="utf-8")
-    (tmp_path / "f.json").write_text(json.dumps(FACILITY), encoding="utf-8")
-    out = StringIO()
-    call_command(
-        "review_quote",
-        str(quote),
-        "--workload",
-        str(tmp_path / "w.json"),
-        "--facility",
-        str(tmp_path / "f.json"),
-        "--format",
-        fmt,
-        stdout=out,
-    )
-    return out.getvalue()
+    return review_command(tmp_path, quote, WORKLOAD, FACILITY, fmt)[0]
 
 
 def _json(tmp_path: Path, quote: Path) -> dict[str, Any]:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
+
+from tests.cli.reviewing import review_command
 
 pytestmark = pytest.mark.usefixtures("catalog_db")
 
@@ -323,25 +323,9 @@ WALK = [
 def _review(tmp_path: Path, walk: Walk) -> dict[str, Any]:
     quote = tmp_path / "quote.csv"
     quote.write_text("\n".join([walk.header, *walk.lines]) + "\n", encoding="utf-8")
-    workload = tmp_path / "workload.json"
-    workload.write_text(json.dumps({"name": walk.name, **walk.workload}), encoding="utf-8")
-    facility = tmp_path / "facility.json"
-    facility.write_text(json.dumps(walk.facility), encoding="utf-8")
-    out, err = StringIO(), StringIO()
-    call_command(
-        "review_quote",
-        str(quote),
-        "--workload",
-        str(workload),
-        "--facility",
-        str(facility),
-        "--format",
-        "json",
-        stdout=out,
-        stderr=err,
-    )
-    assert err.getvalue() == ""
-    return json.loads(out.getvalue())
+    out, err = review_command(tmp_path, quote, {"name": walk.name, **walk.workload}, walk.facility)
+    assert err == ""
+    return json.loads(out)
 
 
 @pytest.mark.parametrize("walk", WALK, ids=[w.name for w in WALK])

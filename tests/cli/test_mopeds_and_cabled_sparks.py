@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
+
+from tests.cli.reviewing import review_command
 
 pytestmark = pytest.mark.usefixtures("catalog_db")
 
@@ -52,21 +52,7 @@ BIG_MODEL = {
 def _review(tmp_path: Path, lines: list[str], workload: dict[str, Any]) -> dict[str, Any]:
     quote = tmp_path / "quote.csv"
     quote.write_text("\n".join([HEAD, *lines]) + "\n", encoding="utf-8")
-    (tmp_path / "w.json").write_text(json.dumps(workload), encoding="utf-8")
-    (tmp_path / "f.json").write_text(json.dumps(OFFICE), encoding="utf-8")
-    out = StringIO()
-    call_command(
-        "review_quote",
-        str(quote),
-        "--workload",
-        str(tmp_path / "w.json"),
-        "--facility",
-        str(tmp_path / "f.json"),
-        "--format",
-        "json",
-        stdout=out,
-    )
-    return json.loads(out.getvalue())
+    return json.loads(review_command(tmp_path, quote, workload, OFFICE)[0])
 
 
 def _finding(report: dict[str, Any], check: str) -> dict[str, Any]:
