@@ -35,9 +35,11 @@ def sheet_parse_local(
     file_name: str,
     delimiter: str | None = None,
     sheet: str | None = None,
+    extent_checked: bool = False,
 ) -> ParsedQuote:
     """Parse a CSV or workbook quote in this process (``sheet``: the workbook sheet the person
-    chose). Raises only ``QuoteParseError`` (``SheetChoiceNeeded`` among them)."""
+    chose; ``extent_checked``: the caller checks an XLSX's extent, ``xlsx_parse``). Raises
+    only ``QuoteParseError`` (``SheetChoiceNeeded`` among them)."""
     try:
         if kind == "csv":
             from apps.quotes.parsing.csv_reader import csv_parse
@@ -46,7 +48,12 @@ def sheet_parse_local(
         from apps.quotes.parsing.xlsx_reader import xlsx_parse
 
         return xlsx_parse(
-            data, file_name=file_name, inspected=True, kind=cast(DetectedType, kind), sheet=sheet
+            data,
+            file_name=file_name,
+            inspected=True,
+            kind=cast(DetectedType, kind),
+            sheet=sheet,
+            extent_checked=extent_checked,
         )
     except QuoteParseError:
         raise

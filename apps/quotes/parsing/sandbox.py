@@ -28,7 +28,7 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -182,13 +182,18 @@ def sandbox_lines_warm(
     *,
     limits: SandboxLimits | None = None,
     args: tuple[str, ...] = (),
+    meanwhile: Callable[[], None] | None = None,
 ) -> Iterator[bytes]:
     """``sandbox_run_warm``'s answer, one line at a time (with its newline) as soon as the
     child writes it. The same child, limits and errors: ``SandboxLimitError`` (a timeout, a
     signal, a non-zero exit) is raised once every line is handed over, so a caller keeps
-    nothing of what came before it. The wall limit counts from this call."""
+    nothing of what came before it. The wall limit counts from this call. ``meanwhile`` runs
+    in this process once the child has the file, before its first line is handed over; what
+    it raises stops the child and reaches the caller."""
     limits = limits or WARM_LIMITS
     if limits != WARM_LIMITS:
+        if meanwhile is not None:
+            meanwhile()
         yield from io.BytesIO(sandbox_run(script, data, limits=limits, args=args))
         return
     child = _spare_take(script, limits) or _spare_start(script, limits)
@@ -212,6 +217,8 @@ def sandbox_lines_warm(
             child.stdin.close()
         except (BrokenPipeError, OSError):
             pass  # it died (or was stopped) before reading it all: its exit says why
+        if meanwhile is not None:
+            meanwhile()
         yield from child.stdout
         child.wait()
         drain.join()

@@ -10,12 +10,14 @@ reads them (``on_lines`` sees each, to match them meanwhile), then the rest of t
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
 from apps.quotes.parsing.errors import QuoteParseError, SheetCandidate, SheetChoiceNeeded
+from apps.quotes.parsing.extent import sheet_extent_check
 from apps.quotes.parsing.sandbox import SandboxLimitError, SandboxLimits, sandbox_lines_warm
 from apps.quotes.parsing.schemas import ParsedLine, ParsedQuote
 
@@ -54,9 +56,18 @@ def sheet_parse(
     lines: list[ParsedLine] = []
     output = b""
     broken = False
+    args = (kind, file_name, delimiter or "", sheet or "")
+    meanwhile = None
+    if kind == "xlsx":
+        # The sheets' extent is checked here while the child opens the workbook (bench/README.md,
+        # parsing): a sheet past the limits stops the child before any of its lines is used.
+        args, meanwhile = (
+            (*args, "extent checked"),
+            partial(sheet_extent_check, data, file_name=file_name),
+        )
     try:
         for written in sandbox_lines_warm(
-            WORKER, data, limits=limits, args=(kind, file_name, delimiter or "", sheet or "")
+            WORKER, data, limits=limits, args=args, meanwhile=meanwhile
         ):
             record = written.rstrip(b"\n")
             if not record.startswith(b"L") or output or broken:

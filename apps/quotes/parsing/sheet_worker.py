@@ -1,9 +1,10 @@
 """The spreadsheet reader that runs inside the sandbox child (see ``sandbox.py``).
 
-Run as ``python -I sheet_worker.py MEMORY_BYTES CPU_SECONDS KIND FILE_NAME DELIMITER SHEET``
-with the file on stdin (an empty DELIMITER or SHEET: none given), or as ``python -I
+Run as ``python -I sheet_worker.py MEMORY_BYTES CPU_SECONDS KIND FILE_NAME DELIMITER SHEET
+[CHECKED]`` with the file on stdin (an empty DELIMITER or SHEET: none given; CHECKED "extent
+checked" when the parent checks a workbook's extent itself), or as ``python -I
 sheet_worker.py MEMORY_BYTES CPU_SECONDS`` started ahead of time (``sandbox_run_warm``), the
-four arguments then the first line of stdin as a JSON list. It lowers its own limits first
+other arguments then the first line of stdin as a JSON list. It lowers its own limits first
 (as ``pdf_worker`` does), imports the reader, then runs the project's pure reader
 (``apps.quotes.parsing.readers_local``: CSV, or a workbook through python-calamine) and prints
 one record a line: the lines as they are read, a batch of ``table.LINE_BATCH`` a line (``L``
@@ -72,12 +73,19 @@ def main() -> None:
         arguments = [str(a) for a in json.loads(first)]
     kind, file_name, delimiter = arguments[0], arguments[1], arguments[2] or None
     sheet = arguments[3] if len(arguments) > 3 and arguments[3] else None
+    # "extent checked": the parent checks a workbook's extent while this child reads it.
+    extent_checked = len(arguments) > 4 and arguments[4] == "extent checked"
     data = sys.stdin.buffer.read()
 
     try:
         lines_stream_to(lines_write)
         quote = sheet_parse_local(
-            data, kind=kind, file_name=file_name, delimiter=delimiter, sheet=sheet
+            data,
+            kind=kind,
+            file_name=file_name,
+            delimiter=delimiter,
+            sheet=sheet,
+            extent_checked=extent_checked,
         )
         try:
             # pydantic's own JSON, straight from the model: a fifth of the time of a dict of

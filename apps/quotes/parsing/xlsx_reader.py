@@ -7,19 +7,17 @@ Which sheet: the first visible sheet with a recognisable header (a cover sheet w
 logo and terms is skipped), then hidden ones. The ``<dimension>`` element is never trusted: a
 sheet declaring ``A1:XFD1048576`` with 10 real rows gives 10 lines.
 
-Before calamine sees a sheet, ``sheet_extent_check`` streams each worksheet's XML (already
-bounded to 50 MiB by ``archive_inspect``) and finds the cells' actual extent: calamine
-allocates one slot per cell of the rectangle from A1 to the farthest cell holding a value, so
-one value at ``XFD1048576`` means 16,384 × 1,048,576 slots (~550 GB). Past 100 columns or
-20,000 data rows the file is refused before any cell is materialised. Text cells lose their
-control characters (``_x0000_`` is Excel's escape for NUL, which PostgreSQL refuses).
+A workbook's actual extent is checked before its lines are used (``extent.sheet_extent_check``:
+one value at ``XFD1048576`` would make calamine allocate ~550 GB): the web process checks it
+while the sandbox child opens the workbook (``sheet_reader.sheet_parse``), a read in one process
+(tests, benchmarks) checks it first. Text cells lose their control characters (``_x0000_`` is
+Excel's escape for NUL, which PostgreSQL refuses).
 """
 
 from __future__ import annotations
 
 import io
 import re
-import zipfile
 from collections.abc import Iterator
 from datetime import date
 
@@ -28,6 +26,7 @@ import python_calamine
 from apps.quotes.parsing.archive import archive_inspect
 from apps.quotes.parsing.cells import Cell, NumberedRow, cell_text
 from apps.quotes.parsing.errors import QuoteParseError, SheetCandidate, SheetChoiceNeeded
+from apps.quotes.parsing.extent import sheet_extent_check
 from apps.quotes.parsing.headers import header_map, is_header
 from apps.quotes.parsing.metadata import date_normalize, metadata_read
 from apps.quotes.parsing.schemas import DetectedType, ParsedQuote
@@ -51,102 +50,7 @@ def defusedxml_check() -> bool:
     return openpyxl.xml.DEFUSEDXML is True
 
 
-#: A ``<row>``, ``<c>`` or ``<dimension>`` tag (any namespace prefix): (name, attributes, the
-#: letters and digits of its first ``r="…"`` attribute, "/" when self-closing). The optional
-#: group takes the leftmost ``r=`` of the attributes; a tag without one gives empty letters
-#: and digits, read exactly as ``r=""`` is (no column, no row: the previous one's next).
-_TAG_R_RE = re.compile(
-    rb"<(?:[A-Za-z_][\w.-]*:)?(row|c|dimension)\b"
-    rb'((?:[^>]*?\br\s*=\s*["\']([A-Za-z]*)([0-9]*)["\'])?[^>]*?)(/?)>'
-)
-_REF_RE = re.compile(rb'\bref\s*=\s*["\']([A-Za-z]+[0-9]+(?::[A-Za-z]+[0-9]+)?)["\']')
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_CHUNK = 256 * 1024
-#: Rows a sheet may reach: the data rows, the letterhead above the header, the header.
-MAX_SHEET_ROWS = MAX_DATA_ROWS + HEADER_SCAN_ROWS + 1
-
-
-def _column_number(letters: bytes) -> int:
-    number = 0
-    for letter in letters.upper():
-        number = number * 26 + (letter - 64)
-    return number
-
-
-def sheet_extent(xml_chunks: Iterator[bytes]) -> tuple[int, int, str]:
-    """(columns, rows, declared ref) of a worksheet's XML, read as a stream of chunks.
-
-    Columns and rows are the actual extent: the farthest column and row of a cell that holds
-    something (``<c …>…</c>``; a self-closing ``<c r="XFD9" s="1"/>`` is only formatting,
-    which calamine skips too). Cells and rows without ``r`` follow the previous one."""
-    max_col = max_row = 0
-    row = col = 0
-    declared = ""
-    tail = b""
-    columns: dict[bytes, int] = {}  # "AB" -> 28, once per letters
-    for chunk in xml_chunks:
-        buffer = tail + chunk
-        cut = buffer.rfind(b"<")
-        if cut < 0 or b">" in buffer[cut:]:
-            cut = len(buffer)
-        body, tail = buffer[:cut], buffer[cut:]
-        if len(tail) > 64 * 1024:  # a tag that never closes: nothing a reader could use
-            tail = b""
-        # One findall of tuples, not a match object and a second search per cell: 60,000
-        # cells in a 10,000-line quote (bench/README.md, parsing).
-        for name, attrs, letters, digits, closed in _TAG_R_RE.findall(body):
-            if name == b"c":
-                if letters:
-                    col = columns.get(letters) or columns.setdefault(
-                        letters, _column_number(letters)
-                    )
-                    if digits:
-                        row = int(digits)
-                else:
-                    col += 1
-                if not closed:
-                    if col > max_col:
-                        max_col = col
-                    if row > max_row:
-                        max_row = row
-            elif name == b"row":
-                row = int(digits) if digits else row + 1
-                col = 0
-            else:
-                ref = _REF_RE.search(attrs)
-                declared = ref.group(1).decode("ascii") if ref else ""
-    return max_col, max_row, declared
-
-
-def sheet_extent_check(data: bytes, *, file_name: str) -> None:
-    """Refuse a workbook whose sheets reach past 100 columns or 20,000 data rows (see the
-    module docstring), before any workbook library reads a cell."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
-        raise QuoteParseError(
-            "not a valid XLSX: the ZIP archive is damaged", file=file_name
-        ) from None
-    with archive:
-        for info in archive.infolist():
-            name = info.filename
-            if not (name.startswith("xl/worksheets/") and name.endswith(".xml")):
-                continue
-            if "/_rels/" in name:
-                continue
-            try:
-                with archive.open(info) as stream:
-                    columns, rows, _declared = sheet_extent(iter(lambda: stream.read(_CHUNK), b""))
-            except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError):
-                raise QuoteParseError(
-                    f"not a valid XLSX: member {name!r} is damaged", file=file_name
-                ) from None
-            if columns > MAX_COLUMNS or rows > MAX_SHEET_ROWS:
-                raise QuoteParseError(
-                    f"the sheet claims {columns:,} columns × {rows:,} rows; "
-                    f"quotes have at most {MAX_COLUMNS} × {MAX_DATA_ROWS:,}",
-                    file=file_name,
-                )
 
 
 def _clean(cell: object) -> Cell:
@@ -215,12 +119,14 @@ def sheet_candidate(name: str, rows: list[NumberedRow]) -> SheetCandidate | None
         return None
     named = [mapping[k] for k in ("description", "part_number") if k in mapping]
     below = rows[at + 1 :]
-    lines = []
+    lines: list[str] = []
     for _row, cells in below:
         texts = [cell_text(cells[i]) for i in named if i < len(cells)]
         text = next((t for t in texts if t), "")
         if text:
             lines.append(text if len(text) <= 60 else text[:59] + "…")
+            if len(lines) == FIRST_LINES_SHOWN:  # all the candidate shows; the rows are counted
+                break
     if not lines:
         return None
     return SheetCandidate(
@@ -252,6 +158,7 @@ def xlsx_parse(
     inspected: bool = False,
     kind: DetectedType = "xlsx",
     sheet: str | None = None,
+    extent_checked: bool = False,
 ) -> ParsedQuote:
     """Parse a workbook quote (XLSX, XLS, XLSB or ODS: calamine reads them all) from the sheet
     whose header looks like a quote table.
@@ -262,10 +169,12 @@ def xlsx_parse(
     sheet with a header, and the quote says which when it is not the first sheet.
 
     ``inspected`` says ``archive_inspect`` already passed (``type_detect`` runs it; an XLS is
-    no ZIP and has nothing to inspect)."""
+    no ZIP and has nothing to inspect); ``extent_checked``, that the caller checks the sheets'
+    extent itself (``sheet_reader.sheet_parse`` does, while this runs in the child)."""
     if not inspected and kind != "xls":
         archive_inspect(data, file_name=file_name)
-    if kind == "xlsx":  # XLS, XLSB and ODS are bounded by the sandbox child's limits alone
+    # XLS, XLSB and ODS are bounded by the sandbox child's limits alone.
+    if kind == "xlsx" and not extent_checked:
         sheet_extent_check(data, file_name=file_name)
     try:
         workbook = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data))

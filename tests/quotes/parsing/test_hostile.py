@@ -179,6 +179,52 @@ def test_the_web_process_never_opens_a_workbook(monkeypatch) -> None:
     assert len(parse_upload(hostile.xlsx_bytes(), "quote.xlsx").lines) == 10
 
 
+def test_the_web_process_checks_the_extent_while_the_child_reads(tmp_path, monkeypatch) -> None:
+    # The parent checks a workbook's extent itself, while the child opens it (the child is
+    # told "extent checked" and skips its own check): a child that sends lines of a
+    # far-corner sheet (as calamine would, had it the memory) is stopped, none of its lines
+    # reach the caller, and the message is the extent's.
+    from apps.quotes.parsing import sandbox, sheet_reader
+    from apps.quotes.parsing.sheet_reader import sheet_parse
+    from tests.quotes.parsing.test_sandbox_warm import warm_script
+
+    child = warm_script(
+        tmp_path,
+        "import sys\nsys.stdin.buffer.read()\n"
+        'sys.stdout.write(\'L[{"source_row": 2, "part_number": "A"}]\\n\')\n',
+    )
+    monkeypatch.setattr(sheet_reader, "WORKER", child)
+    batches: list[list] = []
+    try:
+        with pytest.raises(QuoteParseError) as caught:
+            sheet_parse(
+                hostile.xlsx_far_corner(), kind="xlsx", file_name="q.xlsx", on_lines=batches.append
+            )
+    finally:
+        sandbox.spares_stop()
+    assert caught.value.message == FAR_CORNER_MESSAGE
+    assert batches == []
+
+
+def test_the_child_is_told_the_extent_is_checked(monkeypatch) -> None:
+    from apps.quotes.parsing import sheet_reader
+
+    seen: dict[str, object] = {}
+
+    def lines(script, data, *, limits=None, args=(), meanwhile=None):
+        seen.update(args=args, meanwhile=meanwhile)
+        return iter(())
+
+    monkeypatch.setattr(sheet_reader, "sandbox_lines_warm", lines)
+    with pytest.raises(QuoteParseError):
+        sheet_reader.sheet_parse(b"x", kind="xlsx", file_name="q.xlsx")
+    assert seen["args"] == ("xlsx", "q.xlsx", "", "", "extent checked")
+    assert seen["meanwhile"] is not None
+    with pytest.raises(QuoteParseError):
+        sheet_reader.sheet_parse(b"x", kind="ods", file_name="q.ods")
+    assert seen["args"] == ("ods", "q.ods", "", "") and seen["meanwhile"] is None
+
+
 @pytest.mark.parametrize(("ref", "claim"), [("CV1000000", "100 columns × 1,000,000 rows")])
 def test_a_million_rows_down_is_refused_too(ref: str, claim: str) -> None:
     # Before: accepted after 28.6 s and 3.1 GiB in the web process.

@@ -93,7 +93,7 @@ def test_a_child_that_dies_mid_stream_is_a_refusal(tmp_path, monkeypatch, tail, 
         batches: list[list] = []
         said = re.escape(f"could not be read safely: the reader {message}")
         with pytest.raises(QuoteParseError, match=said):
-            sheet_parse(b"x", kind="xlsx", file_name="q.xlsx", on_lines=batches.append)
+            sheet_parse(b"x", kind="ods", file_name="q.ods", on_lines=batches.append)
         assert [line.part_number for batch in batches for line in batch] == ["A"]
 
 
@@ -112,4 +112,4 @@ def test_an_answer_after_a_bad_batch_is_nothing_usable(tmp_path, monkeypatch):
     body = "import sys\nsys.stdin.buffer.read()\nprint('L[{]')\nprint('{\"quote\": null}')\n"
     monkeypatch.setattr(sheet_reader, "WORKER", warm_script(tmp_path, body))
     with pytest.raises(QuoteParseError, match="reader returned nothing usable"):
-        sheet_parse(b"x", kind="xlsx", file_name="q.xlsx")
+        sheet_parse(b"x", kind="ods", file_name="q.ods")

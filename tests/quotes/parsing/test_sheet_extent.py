@@ -1,4 +1,4 @@
-"""The worksheet extent read before calamine sees a sheet (``xlsx_reader.sheet_extent``):
+"""The worksheet extent read before calamine sees a sheet (``extent.sheet_extent``):
 each tag's first ``r`` attribute, implicit rows and columns, formatting-only cells, prefixes
 and chunk boundaries, as the one-regex-per-chunk reading must keep them."""
 
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from apps.quotes.parsing.xlsx_reader import sheet_extent
+from apps.quotes.parsing.extent import sheet_extent
 
 _TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c|dimension)\b([^>]*?)(/?)>")
 _R = re.compile(rb'\br\s*=\s*["\']([A-Za-z]*)([0-9]*)["\']')
