@@ -56,8 +56,8 @@ def sheet_parse(
     lines: list[ParsedLine] = []
     output = b""
     broken = False
-    args = (kind, file_name, delimiter or "", sheet or "")
-    meanwhile = None
+    args: tuple[str, ...] = (kind, file_name, delimiter or "", sheet or "")
+    meanwhile: Callable[[], None] | None = None
     if kind == "xlsx":
         # The sheets' extent is checked here while the child opens the workbook (bench/README.md,
         # parsing): a sheet past the limits stops the child before any of its lines is used.
