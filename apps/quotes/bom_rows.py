@@ -17,7 +17,7 @@ from apps.quotes.parsing.schemas import ParsedLine, ParsedQuote, SkippedRow
 from apps.quotes.schemas import LineRole
 
 
-@dataclass
+@dataclass(slots=True)
 class Row:
     """One data row of the quote as the reader sees it."""
 

@@ -119,7 +119,7 @@ class _Families:
         self._gpus: dict[str, tuple[str, int | None, bool] | None] = {}
         #: `_first_pass` of each kind of line read so far (see there).
         self.first_passes: dict[
-            tuple[str, str, bool, bool, bool, bool],
+            tuple[str, tuple[bool, bool, bool, bool], bool, bool, bool, bool],
             tuple[LineRole, str, tuple[str, int | None, bool] | None, int | None, bool],
         ] = {}
 
@@ -254,13 +254,14 @@ def _first_pass(row: Row, families: _Families) -> None:
         else:
             row.role = _money_role(row) if row.skipped_kind != "after_footer" else "note"
         return
-    # A line's first pass reads only its text, part number and which amounts it has (and
-    # its item number, for freight: not kept): once per such line and quote, the lines read
-    # ahead included (`_Families.lines_read_ahead`).
+    # A line's first pass reads only its text, what its part number says (`_part_says`),
+    # which amounts it has (and its item number, for freight: not kept): once per such line
+    # and quote, the lines read ahead included (`_Families.lines_read_ahead`). A quote's
+    # 10,000 lines have 8,614 part numbers but 4,720 descriptions (bench/README.md, parsing).
     amount = row.extended_price if row.extended_price is not None else row.unit_price
     key = (
         row.text,
-        row.part_number,
+        _part_says(row.part_number),
         amount is None,
         amount is not None and amount < 0,
         row.quantity is None,
@@ -281,6 +282,19 @@ def _first_pass(row: Row, families: _Families) -> None:
             row.bridge_ways,
             row.guessed,
         )
+
+
+def _part_says(pn: str) -> tuple[bool, bool, bool, bool]:
+    """All `_line_first_pass` reads of a part number: whether there is one, an HPE option
+    suffix ("P12345-B21 0D1"), a service part ("CON-SNT-…", "5WS7A…") or a Lenovo CTO."""
+    if not pn:
+        return (False, False, False, False)
+    return (
+        True,
+        HPE_OPTION_SUFFIX.match(pn) is not None,
+        SERVICE_PART.match(pn) is not None,
+        LENOVO_CTO.search(pn) is not None,
+    )
 
 
 def _line_first_pass(row: Row, families: _Families) -> None:
