@@ -64,6 +64,14 @@ REPEATS = (
     "5,,NVIDIA HGX H200 8-GPU server,,,\n"
     "6,SKU-1,HGX B300 8-GPU board,1,1,1\n"
     "7,SKU-1,HGX B300 8-GPU board,1,1,1\n"
+    # One description under part numbers that say different things (a Lenovo CTO, a Cisco
+    # service, an HPE option suffix, a plain SKU): the first pass is kept by what the part
+    # number says, so each reads as it would alone.
+    "8,7DDHCTO1WW,ThinkSystem SR680a V3 with 8x H200,1,250000,250000\n"
+    "9,CON-SNT-UCSC8XGPU,ThinkSystem SR680a V3 with 8x H200,1,9000,9000\n"
+    "10,P12345-B21 0D1,ThinkSystem SR680a V3 with 8x H200,1,0,0\n"
+    "11,SKU-2,ThinkSystem SR680a V3 with 8x H200,1,250000,250000\n"
+    "12,SKU-3,ThinkSystem SR680a V3 with 8x H200,1,250000,250000\n"
 )
 
 
@@ -84,3 +92,19 @@ def test_a_line_read_once_reads_as_each_of_its_repeats_read_afresh(
     ]
     assert kept.text == fresh.text
     assert len({r.role for r in kept.rows}) >= 3
+    by_text = {(r.part_number, r.text): r.role for r in kept.rows if r.text.startswith("Think")}
+    said = "ThinkSystem SR680a V3 with 8x H200"
+    assert [by_text[pn, said] for pn in ("7DDHCTO1WW", "CON-SNT-UCSC8XGPU", "P12345-B21 0D1")] == [
+        "system",
+        "service",
+        "note",
+    ]
+    assert by_text["SKU-2", said] == by_text["SKU-3", said] == "system"
+    assert len(afresh.first_passes) == 0 and len(kept_memo(parsed, catalog, matches)) < 12
+
+
+def kept_memo(parsed, catalog, matches) -> dict:  # type: ignore[no-untyped-def]
+    """The first passes a reading keeps: one per text and what its part number says."""
+    texts = bom_texts(catalog)
+    bom_read(parsed, catalog, matches=matches, texts=texts)
+    return texts.first_passes
