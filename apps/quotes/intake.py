@@ -13,9 +13,7 @@ Pure (no ORM): the ``review_quote`` command, the upload service and the review s
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from decimal import Decimal
 
 from pydantic import BaseModel, Field
@@ -32,6 +30,7 @@ from apps.quotes.schemas import (
     QuoteLineOut,
     QuoteSummary,
 )
+from apps.sites.collector import collector_paused
 from apps.words import money_format
 
 #: Findings listed one by one before the rest are summed up in one finding, so a 10,000-line
@@ -52,24 +51,6 @@ class QuoteIntake(BaseModel):
     row_roles: list[tuple[int, str]] = Field(default_factory=list)
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a quote is read: an intake allocates some 100,000
-    objects (lines, rows, matches, lines out) that all stay alive until it returns, so every
-    collection it would trigger finds nothing to free and only scans them, and everything
-    else in the process (a tenth to a quarter of a 10,000-line intake, bench/README.md,
-    parsing). They hold no reference cycles; once the caller drops them their reference
-    counts free them. The collector runs again afterwards if it ran before (an intake inside
-    another leaves that to the outer one)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def quote_intake(
     data: bytes,
     filename: str,
@@ -83,7 +64,7 @@ def quote_intake(
     """Parse, match and read a quote file (``sheet``: the workbook sheet the person chose).
     Raises ``QuoteParseError`` for a file we cannot read (the message names the file, row and
     column), ``SheetChoiceNeeded`` when two sheets look like quotes and none was named."""
-    with _collector_paused():
+    with collector_paused():
         return _quote_intake(
             data,
             filename,
@@ -142,7 +123,7 @@ def quote_intake_parsed(
     ``matches``: the lines' matches under the same ``mappings``, one per line, when the
     caller matched them already (``quote_intake``, while the file was read); ``texts``, the
     lines' texts it read meanwhile (``reading.bom_texts``)."""
-    with _collector_paused():
+    with collector_paused():
         return _quote_intake_parsed(
             parsed,
             catalog,

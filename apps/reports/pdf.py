@@ -27,6 +27,7 @@ from apps.reports.pdf_markup import (
     stock_ua_needed,
     whitespace_between_blocks_drop,
 )
+from apps.sites.collector import collector_paused
 
 #: The one stylesheet link our report templates write (report.html, comparison.html).
 STYLESHEET_LINK = re.compile(r'<link rel="stylesheet" href="(asset:[\w/.-]+\.css)">')
@@ -101,12 +102,16 @@ def pdf_from_html(
     html, stylesheets = _stylesheet_split(whitespace_between_blocks_drop(html), fetcher)
     stock_ua = len(stylesheets) != 1 or id(stylesheets[0]) not in _kit.plain
     stock_ua = stock_ua or stock_ua_needed(html, {})
-    document = ReportHTML(
-        string=html, base_url=None, url_fetcher=fetcher, stock_ua=stock_ua
-    ).render(font_config=_kit.font_config, stylesheets=stylesheets)
-    # No attachments and no outbound links, whatever the HTML says: `<link rel=attachment>` and
-    # `<a rel=attachment>` would embed a file, `<a href="http://…">` would send the reader away.
-    document.metadata.attachments = []
-    for page in document.pages:
-        page.links = [link for link in page.links if link[0] == "internal"]
-    return document.write_pdf()
+    # Some 54,000 boxes and styles, alive until the PDF is written: no collection scans them
+    # meanwhile (apps.sites.collector).
+    with collector_paused():
+        document = ReportHTML(
+            string=html, base_url=None, url_fetcher=fetcher, stock_ua=stock_ua
+        ).render(font_config=_kit.font_config, stylesheets=stylesheets)
+        # No attachments and no outbound links, whatever the HTML says: `<link rel=attachment>`
+        # and `<a rel=attachment>` would embed a file, `<a href="http://…">` would send the
+        # reader away.
+        document.metadata.attachments = []
+        for page in document.pages:
+            page.links = [link for link in page.links if link[0] == "internal"]
+        return document.write_pdf()

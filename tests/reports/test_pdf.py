@@ -60,3 +60,31 @@ def test_a_second_stylesheet_or_an_import_is_left_to_weasyprint(tmp_path: Path) 
     assert page_size(pdf_from_html(HTML, static_root=tmp_path)) == (595, 842)
     styled = HTML.replace("</head>", "<style>p { color: red }</style></head>")
     assert pdf_module._stylesheet_split(styled, fetcher) == (styled, [])
+
+
+def test_the_collector_is_paused_while_the_pdf_is_laid_out_and_runs_again_after(
+    tmp_path: Path,
+    monkeypatch,
+) -> None:
+    import gc
+
+    from weasyprint.document import Document
+
+    (tmp_path / "css").mkdir()
+    (tmp_path / "css" / "report.css").write_text("@page { size: A4 }")
+    seen: list[bool] = []
+    real = Document.write_pdf
+
+    def write_pdf(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(gc.isenabled())
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Document, "write_pdf", write_pdf)
+    enabled = gc.isenabled()
+    gc.enable()
+    try:
+        assert pdf_from_html(HTML, static_root=tmp_path).startswith(b"%PDF")
+        assert seen == [False]
+        assert gc.isenabled()
+    finally:
+        (gc.enable if enabled else gc.disable)()
