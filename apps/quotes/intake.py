@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.assembly import lines_text
-from apps.quotes.matching import LineMatch, PartRef, lines_match
+from apps.quotes.matching import LineMatch, LinesSeen, PartRef, lines_match
 from apps.quotes.parsing import ParsedLine, ParsedQuote, parse_upload
 from apps.quotes.reading import BomReading, BomTexts, Row, bom_read, bom_texts
 from apps.quotes.schemas import (
@@ -89,7 +89,7 @@ def _quote_intake(
     # A workbook's lines are matched in batches while the sandbox child reads the rest
     # (sheet_reader.sheet_parse): the child's time and the matcher's overlap.
     matches: list[LineMatch] = []
-    seen: dict[tuple[str, str], LineMatch] = {}
+    seen = LinesSeen()
     texts = bom_texts(catalog)
 
     def batch_match(batch: list[ParsedLine]) -> None:

@@ -140,6 +140,8 @@ class MatchIndex:
     phrases_by_first_word: dict[str, list[int]] = field(default_factory=dict)
     compact_choices: list[str] = field(default_factory=list)
     compact_parts: list[PartSpec] = field(default_factory=list)
+    #: `compact_choices` positions by the choice's length, ascending within each length.
+    compact_by_length: dict[int, list[int]] = field(default_factory=dict)
     text_choices: list[str] = field(default_factory=list)
     text_parts: list[PartSpec] = field(default_factory=list)
     #: `text_choices` for `_text_candidates`: the positions holding each word; the length
@@ -197,6 +199,8 @@ def match_index(catalog: CatalogSnapshot) -> MatchIndex:
     index.text_by_word_length = [position for _, position in by_length]
     for position, (phrase, _) in enumerate(index.phrases):
         index.phrases_by_first_word.setdefault(phrase.split(" ", 1)[0], []).append(position)
+    for position, choice in enumerate(index.compact_choices):
+        index.compact_by_length.setdefault(len(choice), []).append(position)
     if len(_INDEX_CACHE) > 8:
         _INDEX_CACHE.clear()
     _INDEX_CACHE[id(catalog)] = (catalog, index)
@@ -213,6 +217,32 @@ _PLAIN_WORDS = re.compile(r"[0-9a-z ]*")
 def _words_length(words: set[str]) -> int:
     """len(" ".join(sorted(words))): what token_set_ratio compares when no word is shared."""
     return sum(len(word) for word in words) + max(len(words) - 1, 0)
+
+
+def _length_window(length: int) -> tuple[float, float]:
+    """The lengths a choice may have and still reach `_FUZZY_CUTOFF` against a query of
+    `length` characters: a ratio is at most 100 × (1 − |a − b| / (a + b)) for lengths a and b
+    (widened by one character each way, against rounding)."""
+    slack = 1.0 - _FUZZY_CUTOFF / 100.0
+    return length * (1.0 - slack) / (1.0 + slack) - 1.0, length * (1.0 + slack) / (
+        1.0 - slack
+    ) + 1.0
+
+
+def _compact_candidates(query: str, index: MatchIndex) -> list[int]:
+    """The positions in `index.compact_choices` whose plain ratio with `query` can reach
+    `_FUZZY_CUTOFF` (`_length_window`), ascending: the others would score below the cutoff
+    and never be returned, so rapidfuzz scores about a fifth of them."""
+    shortest, longest = _length_window(len(query))
+    by_length = index.compact_by_length
+    positions = [
+        position
+        for length in range(max(int(shortest), 0), int(longest) + 2)
+        if length >= shortest and length <= longest
+        for position in by_length.get(length, ())
+    ]
+    positions.sort()
+    return positions
 
 
 def _text_candidates(query: str, index: MatchIndex) -> list[int] | None:
@@ -236,10 +266,7 @@ def _text_candidates(query: str, index: MatchIndex) -> list[int] | None:
     words = set(query.split())
     if not words:
         return None
-    length = _words_length(words)
-    slack = 1.0 - _FUZZY_CUTOFF / 100.0
-    shortest = length * (1.0 - slack) / (1.0 + slack) - 1.0
-    longest = length * (1.0 + slack) / (1.0 - slack) + 1.0
+    shortest, longest = _length_window(_words_length(words))
     lengths = index.text_word_lengths
     window = index.text_by_word_length[
         bisect_left(lengths, shortest) : bisect_right(lengths, longest)
@@ -274,14 +301,46 @@ def _catalog_names(part: PartSpec, catalog: CatalogSnapshot) -> list[str]:
     return names
 
 
+@dataclass
+class LinesSeen:
+    """One quote's matching so far, under one catalog and one vendor's mappings: each distinct
+    line matched once (``lines``) and each description read once (its words, the aliases
+    inside it, its fuzzy candidates): the 10,000-line bench quote has 8,614 distinct lines but
+    4,720 descriptions, each line with its own part number (bench/README.md, parsing). Kept
+    for one quote only, so no quote is matched faster for the one before it."""
+
+    lines: dict[tuple[str, str], LineMatch] = field(default_factory=dict)
+    words: dict[str, str] = field(default_factory=dict)
+    contained: dict[str, LineMatch | None] = field(default_factory=dict)
+    described: dict[str, list[tuple[float, PartSpec, float]]] = field(default_factory=dict)
+
+    def text(self, value: str) -> str:
+        """``_text(value)``, once per value."""
+        found = self.words.get(value)
+        if found is None:
+            found = self.words[value] = _text(value)
+        return found
+
+    def contained_in(self, words: str, index: MatchIndex) -> LineMatch | None:
+        """``_contained(words, index)``, once per text."""
+        if words in self.contained:
+            return self.contained[words]
+        found = self.contained[words] = _contained(words, index)
+        return found
+
+
 def line_match(
     part_number: str,
     description: str,
     *,
     index: MatchIndex,
     mappings: Mapping[str, PartRef] | None = None,
+    seen: LinesSeen | None = None,
 ) -> LineMatch:
-    """Match one line. ``mappings`` are this vendor's confirmed matches (see module doc)."""
+    """Match one line. ``mappings`` are this vendor's confirmed matches (see module doc);
+    ``seen``, what this quote's other lines read already (``LinesSeen``)."""
+    if seen is None:
+        seen = LinesSeen()
     pn, desc = part_number.strip(), description.strip()
     if mappings:
         for text in (pn, desc):
@@ -290,7 +349,7 @@ def line_match(
                 part = index.by_ref[ref]
                 return _found("alias", part, 100.0, "confirmed for this vendor")
     # Each form once: a 10,000-line quote has 10,000 distinct lines to normalise (bench/).
-    pn_compact, pn_text, desc_text = _compact(pn), _text(pn), _text(desc)
+    pn_compact, pn_text, desc_text = _compact(pn), _text(pn), seen.text(desc)
     exact = index.by_part_number.get(pn_compact) if pn else None
     if exact is not None:
         return _found("exact", exact, 100.0, "part number")
@@ -304,13 +363,13 @@ def line_match(
     service = _SERVICE_RE.search(words)
     if service and not _BUNDLED_RE.search(words[: service.start()]):
         return _non_compute(service.group(0))
-    contained = _contained(desc_text, index) or _contained(pn_text, index)
+    contained = seen.contained_in(desc_text, index) or _contained(pn_text, index)
     if contained is not None:
         return contained
     component = _COMPONENT_RE.search(words)
     if component:
         return _non_compute(component.group(0))
-    return _fuzzy(pn, desc, index)
+    return _fuzzy(pn, desc, index, seen)
 
 
 @lru_cache(maxsize=512)
@@ -371,7 +430,7 @@ def _contained(words: str, index: MatchIndex) -> LineMatch | None:
     return _found("alias", best, 100.0, f"alias {best_phrase!r} in the line")
 
 
-def _fuzzy(pn: str, desc: str, index: MatchIndex) -> LineMatch:
+def _fuzzy(pn: str, desc: str, index: MatchIndex, seen: LinesSeen) -> LineMatch:
     """rapidfuzz: part numbers by plain ratio (typos: "DGXB-G1440+P2CMI3"), descriptions by
     token-set ratio (word order and extra words don't matter). When several parts cover the
     description equally, one whose words are the description's (token-sort ratio >= 95) wins:
@@ -386,25 +445,19 @@ def _fuzzy(pn: str, desc: str, index: MatchIndex) -> LineMatch:
 
     pn_compact = _compact(pn)
     if len(pn_compact) >= 4:
+        # Only the choices long enough and short enough to reach the cutoff, in their order:
+        # the same best 8 (by score, then position) as scoring all of them.
+        positions = _compact_candidates(pn_compact, index)
         for _, score, i in process.extract(
             pn_compact,
-            index.compact_choices,
+            [index.compact_choices[p] for p in positions],
             scorer=fuzz.ratio,
             limit=8,
             score_cutoff=_FUZZY_CUTOFF,
         ):
-            consider(score, index.compact_parts[i], exact_words=score)
-    query = utils.default_process(desc)
-    if len(query) >= 2:
-        # Only the choices that can reach the cutoff, in their order: the same best 24 (by
-        # score, then position) as scoring all of them, for a quarter of the work.
-        positions = _text_candidates(query, index)
-        choices = (
-            index.text_choices if positions is None else [index.text_choices[i] for i in positions]
-        )
-        for choice, score, i in fuzzy_closest(query, choices):
-            part = index.text_parts[i if positions is None else positions[i]]
-            consider(score, part, fuzz.token_sort_ratio(query, choice))
+            consider(score, index.compact_parts[positions[i]], exact_words=score)
+    for score, part, exact_words in _described(desc, index, seen):
+        consider(score, part, exact_words)
     ranked = sorted(best.values(), key=lambda item: (-item[0], -item[2]))
     if not ranked or ranked[0][0] < FUZZY_MIN_SCORE:
         return LineMatch(match="none", kind="unknown", reason="no catalog part is close")
@@ -416,6 +469,29 @@ def _fuzzy(pn: str, desc: str, index: MatchIndex) -> LineMatch:
         return _ambiguous(parts, round(top_score, 1), "several catalog parts are this close")
     score, top, _ = worded[0] if worded else ranked[0]
     return _found("fuzzy", top, round(score, 1), "closest catalog text")
+
+
+def _described(
+    desc: str, index: MatchIndex, seen: LinesSeen
+) -> list[tuple[float, PartSpec, float]]:
+    """The catalog texts closest to a description, best first, as (token-set ratio, part,
+    token-sort ratio): what `_fuzzy` weighs for it, once per description and quote."""
+    found = seen.described.get(desc)
+    if found is not None:
+        return found
+    found = seen.described[desc] = []
+    query = utils.default_process(desc)
+    if len(query) >= 2:
+        # Only the choices that can reach the cutoff, in their order: the same best 24 (by
+        # score, then position) as scoring all of them, for a quarter of the work.
+        positions = _text_candidates(query, index)
+        choices = (
+            index.text_choices if positions is None else [index.text_choices[i] for i in positions]
+        )
+        for choice, score, i in fuzzy_closest(query, choices):
+            part = index.text_parts[i if positions is None else positions[i]]
+            found.append((score, part, fuzz.token_sort_ratio(query, choice)))
+    return found
 
 
 def fuzzy_closest(query: str, choices: list[str]) -> list[tuple[str, float, int]]:
@@ -436,19 +512,21 @@ def lines_match(
     catalog: CatalogSnapshot,
     *,
     mappings: Mapping[str, PartRef] | None = None,
-    seen: dict[tuple[str, str], LineMatch] | None = None,
+    seen: LinesSeen | None = None,
 ) -> list[LineMatch]:
     """Match many (part number, description) pairs; identical lines are matched once, so a
     10,000-line quote of repeated cables costs one rapidfuzz pass per distinct line.
-    ``seen``: the matches of earlier batches of the same quote under the same catalog and
+    ``seen``: what earlier batches of the same quote read under the same catalog and
     ``mappings`` (filled in here), so a line repeated across batches is matched once too."""
     index = match_index(catalog)
     if seen is None:
-        seen = {}
+        seen = LinesSeen()
+    known = seen.lines
     out: list[LineMatch] = []
     for pn, desc in lines:
         key = (pn, desc)
-        if key not in seen:
-            seen[key] = line_match(pn, desc, index=index, mappings=mappings)
-        out.append(seen[key])
+        match = known.get(key)
+        if match is None:
+            match = known[key] = line_match(pn, desc, index=index, mappings=mappings, seen=seen)
+        out.append(match)
     return out

@@ -6,9 +6,14 @@ import random
 import pytest
 from rapidfuzz import fuzz, utils
 
+from apps.quotes import matching
 from apps.quotes.matching import (
+    _FUZZY_CUTOFF,
     AMBIGUITY_MARGIN,
     FUZZY_MIN_SCORE,
+    LinesSeen,
+    _compact,
+    _compact_candidates,
     _text_candidates,
     fuzzy_closest,
     line_match,
@@ -273,3 +278,63 @@ def test_text_candidates_of_unknown_lines_give_what_scoring_every_choice_gives(i
         assert positions is not None
         some = fuzzy_closest(query, [index.text_choices[i] for i in positions])
         assert [(c, s, positions[i]) for c, s, i in some] == everything, query
+
+
+def test_compact_candidates_give_what_scoring_every_part_number_gives(index):
+    """The part-number search over the choices of a length that can reach the cutoff returns
+    what it returns over every catalog part number: the same choices, scores and order."""
+    rng = random.Random(29)
+    queries = [_compact(f"MISC-{n:05d}") for n in range(1, 300)]
+    for choice in index.compact_choices:
+        for _ in range(3):
+            cut = rng.randrange(len(choice)) if choice else 0
+            queries.append(choice[:cut] + rng.choice("abc019") + choice[cut + 1 :])
+            queries.append(choice[: max(cut, 1)])  # cut short: lengths far apart
+    found = 0
+    for query in (q for q in queries if len(q) >= 4):
+        everything = matching.process.extract(
+            query, index.compact_choices, scorer=fuzz.ratio, limit=8, score_cutoff=_FUZZY_CUTOFF
+        )
+        positions = _compact_candidates(query, index)
+        assert positions == sorted(positions)
+        some = matching.process.extract(
+            query,
+            [index.compact_choices[p] for p in positions],
+            scorer=fuzz.ratio,
+            limit=8,
+            score_cutoff=_FUZZY_CUTOFF,
+        )
+        assert [(c, s, positions[i]) for c, s, i in some] == everything, query
+        found += len(everything)
+        assert len(positions) < len(index.compact_choices)
+    assert found > 1000
+
+
+def test_a_description_under_many_part_numbers_is_read_once_and_matches_as_alone(
+    catalog, monkeypatch
+):
+    """`LinesSeen`: a quote's lines that share a description (each its own part number) read
+    it once (its words, the aliases inside it, its fuzzy candidates) and match as each
+    would on its own."""
+    descriptions = [
+        "Custom bracket assembly rev 4",
+        "NVIDIA DGX B200 1440GB, 8x B200 SXM",
+        "ConnectX-7 400G NIC, port 2",
+        "Supermicro SYS-521GE-TNRX 8x L40S",
+    ]
+    lines = [(f"SKU-{n:04d}", descriptions[n % 4]) for n in range(40)]
+    alone = [line_match(pn, desc, index=match_index(catalog)) for pn, desc in lines]
+    calls: list[str] = []
+    real = matching._contained
+
+    def contained(words, index):  # type: ignore[no-untyped-def]
+        calls.append(words)
+        return real(words, index)
+
+    monkeypatch.setattr(matching, "_contained", contained)
+    seen = LinesSeen()
+    assert lines_match(lines, catalog, seen=seen) == alone
+    assert len(seen.lines) == 40
+    assert sorted(seen.described) == ["Custom bracket assembly rev 4"]  # the one read fuzzily
+    assert len([w for w in calls if "bracket" in w]) == 1  # its words once, not 10 times
+    assert {m.kind for m in alone} >= {"system", "other", "unknown"}
