@@ -297,6 +297,10 @@ def _where(line: QuoteLineOut) -> str:
     return f"Line {line.line}{row}, {text[:80]!r}"
 
 
+def _line_metrics(out: QuoteLineOut) -> dict[str, object]:
+    return {"line": out.line, "row": out.source_row, "part_number": out.part_number}
+
+
 def _match_problems(
     parsed: ParsedQuote,
     lines: list[QuoteLineOut],
@@ -311,7 +315,6 @@ def _match_problems(
     fuzzy: list[LineProblem] = []
     errors: list[LineProblem] = []
     for out, line, match in zip(lines, parsed.lines, matches, strict=True):
-        metrics = {"line": out.line, "row": out.source_row, "part_number": out.part_number}
         row = rows.get(out.line)
         placed = (
             row is not None
@@ -335,7 +338,7 @@ def _match_problems(
                     severity="warning",
                     title=f"Line {out.line} could not be read completely",
                     detail=f"{_where(out)}: {'; '.join(line_errors)}.",
-                    metrics=metrics,
+                    metrics=_line_metrics(out),
                     lever="Fix the cell in the quote and upload it again.",
                 )
             )
@@ -350,7 +353,7 @@ def _match_problems(
                     title=f"Line {out.line} is not in the catalog",
                     detail=f"{_where(out)} matches nothing on the lot. If it is hardware the "
                     "review cannot see it; confirm what it is.",
-                    metrics=metrics,
+                    metrics=_line_metrics(out),
                     lever="Confirm what the line is, or ask the vendor for the part number.",
                 )
             )
@@ -362,7 +365,10 @@ def _match_problems(
                     title=f"Line {out.line} could be several parts",
                     detail=f"{_where(out)} is as close to {names}. It is left out of the "
                     "vehicles until someone confirms which one it is.",
-                    metrics={**metrics, "candidates": [p.part_number for p in match.candidates]},
+                    metrics={
+                        **_line_metrics(out),
+                        "candidates": [p.part_number for p in match.candidates],
+                    },
                     lever="Confirm which part it is; the choice is remembered for this vendor.",
                 )
             )
@@ -373,7 +379,7 @@ def _match_problems(
                     title=f"Line {out.line} read as {match.part.part_number}",
                     detail=f"{_where(out)} is closest to {match.part.part_number} "
                     f"(score {match.score:.0f} of 100). Confirm it to remember it for this vendor.",
-                    metrics={**metrics, "score": match.score, "sku": match.sku},
+                    metrics={**_line_metrics(out), "score": match.score, "sku": match.sku},
                     lever="Confirm the match to remember it for this vendor.",
                 )
             )

@@ -117,11 +117,19 @@ class _Families:
         self._heads: dict[str, str] = {}
         self._categories: dict[str, str] = {}
         self._gpus: dict[str, tuple[str, int | None, bool] | None] = {}
+        self._part_says: dict[str, tuple[bool, bool, bool, bool]] = {}
         #: `_first_pass` of each kind of line read so far (see there).
         self.first_passes: dict[
             tuple[str, tuple[bool, bool, bool, bool], bool, bool, bool, bool],
             tuple[LineRole, str, tuple[str, int | None, bool] | None, int | None, bool],
         ] = {}
+
+    def part_says(self, pn: str) -> tuple[bool, bool, bool, bool]:
+        """``_part_says(pn)``, once per part number (a line read ahead is read again)."""
+        found = self._part_says.get(pn)
+        if found is None:
+            found = self._part_says[pn] = _part_says(pn)
+        return found
 
     def head(self, text: str) -> str:
         """``bom_words.head(text)``, once per text."""
@@ -261,7 +269,7 @@ def _first_pass(row: Row, families: _Families) -> None:
     amount = row.extended_price if row.extended_price is not None else row.unit_price
     key = (
         row.text,
-        _part_says(row.part_number),
+        families.part_says(row.part_number),
         amount is None,
         amount is not None and amount < 0,
         row.quantity is None,
