@@ -6,26 +6,20 @@ from __future__ import annotations
 
 import random
 import textwrap
-from dataclasses import dataclass
 
 from apps.reports.appendix import DESCRIPTION_WIDTH, GAP, PART_WIDTH, _wrap, lines_columns
+from apps.reports.context import LineRow
 
 
-@dataclass
-class Line:
-    line: int
-    part_number: str
-    description: str
-    quantity: str
-    unit_price: str
-    extended_price: str
-    match_label: str
+def line_row(*cells: object) -> LineRow:
+    names = ("line", "part_number", "description", "quantity", "unit_price")
+    return LineRow(**dict(zip((*names, "extended_price", "match_label"), cells, strict=True)))
 
 
 LINES = [
-    Line(1, "DGXB-G1440+P2CMI36", "NVIDIA DGX B200 1440GB", "2", "USD 515,000.00",
+    line_row(1, "DGXB-G1440+P2CMI36", "NVIDIA DGX B200 1440GB", "2", "USD 515,000.00",
          "USD 1,030,000.00", "Exact"),
-    Line(2, "CON-SNT-UCSC8XGPU-LONG-PART",
+    line_row(2, "CON-SNT-UCSC8XGPU-LONG-PART",
          "ProSupport Plus 3yr next business day onsite for the whole system", "1",
          "USD 9,000.00", "USD 9,000.00", "No match"),
 ]  # fmt: skip
