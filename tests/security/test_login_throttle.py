@@ -12,6 +12,22 @@ from apps.sites.throttle import LOGIN_RATE_PER_ADDRESS, LOGIN_RATE_PER_USERNAME
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _mid_window_clock(monkeypatch) -> float:
+    """The throttle's clock held 35 s into a minute (5 s into a 10-s window): its windows are
+    the clock's own minutes and tens of seconds, so a test's twenty attempts that straddled
+    15:45:59 → 15:46:00 were counted in two windows and the 21st was let through (seen on
+    a slow machine). Nothing else's clock is touched."""
+    import time
+    import types
+
+    from apps.sites import throttle
+
+    now = time.time() // 60 * 60 + 35.0
+    monkeypatch.setattr(throttle, "time", types.SimpleNamespace(time=lambda: now))
+    return now
+
+
 @pytest.fixture
 def hashes(monkeypatch) -> list[str]:
     """Each call of authenticate() (where the password hashing happens), by username."""
@@ -112,14 +128,12 @@ def flood_lock(settings, tmp_path):
 
 def _previous_window_spent() -> None:
     """As after a flood's last 10 s: the previous window's budget (2) spent."""
-    import time
-
     from django.core.cache import caches
 
-    from apps.sites.throttle import _key
+    from apps.sites import throttle
 
     caches["throttle"].clear()
-    caches["throttle"].set(_key("login-failed", "all", 10, time.time() - 10), 2)
+    caches["throttle"].set(throttle._key("login-failed", "all", 10, throttle.time.time() - 10), 2)
 
 
 def _attempt_while_held(path, username: str, address: str):
