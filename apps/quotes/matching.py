@@ -22,6 +22,7 @@ part's (vendor, part_number).
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
@@ -224,9 +225,9 @@ def _length_window(length: int) -> tuple[float, float]:
     `length` characters: a ratio is at most 100 × (1 − |a − b| / (a + b)) for lengths a and b
     (widened by one character each way, against rounding)."""
     slack = 1.0 - _FUZZY_CUTOFF / 100.0
-    return length * (1.0 - slack) / (1.0 + slack) - 1.0, length * (1.0 + slack) / (
-        1.0 - slack
-    ) + 1.0
+    shortest = length * (1.0 - slack) / (1.0 + slack) - 1.0
+    longest = length * (1.0 + slack) / (1.0 - slack) + 1.0
+    return shortest, longest
 
 
 def _compact_candidates(query: str, index: MatchIndex) -> list[int]:
@@ -235,14 +236,11 @@ def _compact_candidates(query: str, index: MatchIndex) -> list[int]:
     and never be returned, so rapidfuzz scores about a fifth of them."""
     shortest, longest = _length_window(len(query))
     by_length = index.compact_by_length
-    positions = [
+    return sorted(
         position
-        for length in range(max(int(shortest), 0), int(longest) + 2)
-        if length >= shortest and length <= longest
+        for length in range(max(math.ceil(shortest), 0), math.floor(longest) + 1)
         for position in by_length.get(length, ())
-    ]
-    positions.sort()
-    return positions
+    )
 
 
 def _text_candidates(query: str, index: MatchIndex) -> list[int] | None:

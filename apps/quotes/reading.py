@@ -94,6 +94,11 @@ class BomReading:
 # One quote's texts, each read once.
 
 
+#: What a line's part number says to its first pass (`_part_says`): there is one, it has an
+#: HPE option suffix, it is a service part, it is a Lenovo CTO.
+PartSays = tuple[bool, bool, bool, bool]
+
+
 class _Families:
     """The catalog's systems and chassis families by the names quotes use for them."""
 
@@ -117,14 +122,14 @@ class _Families:
         self._heads: dict[str, str] = {}
         self._categories: dict[str, str] = {}
         self._gpus: dict[str, tuple[str, int | None, bool] | None] = {}
-        self._part_says: dict[str, tuple[bool, bool, bool, bool]] = {}
+        self._part_says: dict[str, PartSays] = {}
         #: `_first_pass` of each kind of line read so far (see there).
         self.first_passes: dict[
-            tuple[str, tuple[bool, bool, bool, bool], bool, bool, bool, bool],
+            tuple[str, PartSays, bool, bool, bool, bool],
             tuple[LineRole, str, tuple[str, int | None, bool] | None, int | None, bool],
         ] = {}
 
-    def part_says(self, pn: str) -> tuple[bool, bool, bool, bool]:
+    def part_says(self, pn: str) -> PartSays:
         """``_part_says(pn)``, once per part number (a line read ahead is read again)."""
         found = self._part_says.get(pn)
         if found is None:
@@ -292,7 +297,7 @@ def _first_pass(row: Row, families: _Families) -> None:
         )
 
 
-def _part_says(pn: str) -> tuple[bool, bool, bool, bool]:
+def _part_says(pn: str) -> PartSays:
     """All `_line_first_pass` reads of a part number: whether there is one, an HPE option
     suffix ("P12345-B21 0D1"), a service part ("CON-SNT-…", "5WS7A…") or a Lenovo CTO."""
     if not pn:

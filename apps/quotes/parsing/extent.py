@@ -88,7 +88,8 @@ def sheet_extent(xml_chunks: Iterator[bytes]) -> tuple[int, int, str]:
 
 def sheet_extent_check(data: bytes, *, file_name: str) -> None:
     """Refuse a workbook whose sheets reach past 100 columns or 20,000 data rows (see the
-    module docstring), before any workbook library reads a cell."""
+    module docstring): before calamine opens it in one process, while the sandbox child opens
+    it for the web process (whose lines are then never used)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, OSError, ValueError, EOFError):
