@@ -6,7 +6,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/test
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint format test-sqlite test-postgres browser-deps browser-js bench examples clean \
+.PHONY: setup run test lint format test-sqlite test-postgres browser-deps browser-js bench bench-deps examples clean \
 	calibrate calibrate-grid package-check
 
 $(VENV)/.installed: pyproject.toml
@@ -72,7 +72,15 @@ examples: setup
 package-check: $(VENV)/.installed
 	$(PYTHON) scripts/package_check.py
 
-bench: setup
+# The bench's peers and load tools on a fresh machine: wrk (Debian) for the review page, and
+# aiconfigurator in its own venv for the peer ratio. An install that fails leaves that piece a
+# SKIP with its reason; the bench never fails the build.
+bench-deps:
+	@command -v wrk >/dev/null 2>&1 || { (apt-get update -qq || true) && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; } || echo "bench: wrk not installed"
+	@$(MAKE) --no-print-directory $(AIC_VENV)/.installed || echo "bench: aiconfigurator not installed"
+
+bench: setup bench-deps
 	$(PYTHON) bench/run.py
 
 # The speed model's calibration (fixtures/calibration.json) from the committed aiconfigurator grid
