@@ -213,6 +213,14 @@ _COMPONENT_WORDS = frozenset(
     ]
 )
 NOTE_HEADS = ("no ", "factory integrated")
+#: The label of a group banner: a configurator's numbered group ("Solution ID 1: PowerEdge
+#: XE7745 - AI Inference (8x H200 NVL)", "Configuration 2: SR675 V3 node (Quantity: 1)").
+#: What follows the label titles the block below it; it is no part, whatever it names.
+GROUP_LABEL_RE = re.compile(
+    r"^(?:solution(?:\s+id)?|configuration|config|group|bundle|section|build)\s*(?:id\s*)?"
+    r"(?:#|no\.?|nr\.?)?\s*\d{1,3}$",
+    re.IGNORECASE,
+)
 #: A label row that gives the number of systems a per-system configuration is for.
 MULTIPLIER_RE = re.compile(
     r"^(?:configuration quantity|number of (?:systems|servers|units)|system quantity|"

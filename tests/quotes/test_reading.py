@@ -115,6 +115,24 @@ def test_dell_configurator_children_are_per_system(catalog: CatalogSnapshot) -> 
     assert "lines 5–6 services" in intake.summary.reading
 
 
+def test_numbered_group_banners_title_their_block(catalog: CatalogSnapshot) -> None:
+    # Dell's Solution ID quote and Lenovo's DCSC export title each group with a banner row;
+    # the "8x H200 NVL" in the title is the solution's name, not eight more GPUs.
+    intake = read(
+        catalog,
+        "Solution ID 1: PowerEdge XE7745 - AI Inference (8x H200 NVL),,,,,\n"
+        '1,210-BNMX,PowerEdge XE7745,1,"284960.00","284960.00"\n'
+        ',490-BKDN,"NVIDIA H200 NVL, 141GB HBM3e, PCIe Gen5, 600W GPU",8,Included,Included\n'
+        "Configuration 2: R7725 management node (Quantity: 1),,,,,\n"
+        '2,210-BMXK,PowerEdge R7725,1,"31480.00","31480.00"\n'
+        ',490-BJBZ,"NVIDIA L4, 24GB, PCIe Gen4, 72W GPU",2,Included,Included\n',
+    )
+    assert [role for _row, role in intake.row_roles] == [
+        "note", "system", "gpu_card", "note", "system", "gpu_card"
+    ]  # fmt: skip
+    assert gpus(intake) == 8 + 2
+
+
 def test_hpe_totals_with_0d1_lines_and_four_way_bridges(catalog: CatalogSnapshot) -> None:
     intake = read(
         catalog,
@@ -314,6 +332,22 @@ def test_money_lines_are_checked_not_counted(catalog: CatalogSnapshot) -> None:
     (problem,) = intake.line_problems
     assert problem.title == "The subtotal, tax and freight don't add up to the total"
     assert problem.metrics["difference"] == "500"
+
+
+def test_the_only_sum_below_the_lines_is_the_total(catalog: CatalogSnapshot) -> None:
+    # HPE iQuote ends with "Total Net Price (USD)" and no tax or freight: that is the total,
+    # although "total net" is most often a sum before tax.
+    intake = read(
+        catalog,
+        "1,P74441-B21,HPE ProLiant Compute XD685 5U DLC Configure-to-order Server,2,500,1000\n"
+        ",,Total Net Price (USD),,,1000\n",
+    )
+    assert [role for _row, role in intake.row_roles] == ["system", "total"]
+    assert intake.summary.total == Decimal("1000")
+    net = read(
+        catalog, "1,X1,64GB RDIMM,1,100,100\n,,Net total,,,100\n,,VAT 19%,,,19\n,,Total,,,119\n"
+    )
+    assert [role for _row, role in net.row_roles][1:] == ["subtotal", "tax", "total"]
 
 
 # --- corrections and confirmed mappings -------------------------------------------------------
