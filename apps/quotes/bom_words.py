@@ -187,6 +187,12 @@ _COMPONENT_WORDS = frozenset(
         "fans",
         "riser",
         "risers",
+        "mezz",  # Cisco X-Series: "UCS PCI Mezz card for X-Fabric Connectivity"
+        "mezzanine",
+        "mlom",  # "Cisco VIC 15231 2x100/200G mLOM for X Compute Node"
+        "vic",
+        "ifm",  # "UCS 9108-100G IFM for 9508 Chassis" (intelligent fabric module)
+        "iom",
         "plate",
         "plates",
         "manifold",

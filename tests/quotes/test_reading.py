@@ -13,7 +13,7 @@ from decimal import Decimal
 import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
-from apps.quotes.bom_words import gpu_mention, head, head_category
+from apps.quotes.bom_words import gpu_mention, head, head_category, text_category
 from apps.quotes.intake import QuoteIntake, quote_intake
 from apps.quotes.schemas import LineCorrection
 
@@ -87,6 +87,20 @@ def test_the_head_decides_not_a_word_anywhere(text: str, category: str) -> None:
     assert head_category(head(text)) == category
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "UCS 9108-100G IFM for 9508 Chassis",
+        "UCS PCI Mezz card for X-Fabric Connectivity",
+        "Cisco VIC 15231 2x100/200G mLOM for X Compute Node",
+    ],
+)
+def test_cisco_x_series_fabric_parts_are_components(text: str) -> None:
+    # Blade-chassis fabric modules and mezzanine NICs are parts of the server, not unknown
+    # lines to confirm (they warned "not in the catalog").
+    assert text_category(text) == "component"
+
+
 # --- configurator shapes ----------------------------------------------------------------------
 
 
@@ -131,6 +145,22 @@ def test_numbered_group_banners_title_their_block(catalog: CatalogSnapshot) -> N
         "note", "system", "gpu_card", "note", "system", "gpu_card"
     ]  # fmt: skip
     assert gpus(intake) == 8 + 2
+
+
+def test_a_chassis_sold_as_a_gpu_preset_keeps_its_name_with_other_gpus(
+    catalog: CatalogSnapshot,
+) -> None:
+    # "PowerEdge XE7745" is also the catalog's 8 x RTX PRO 6000 server; with H200 NVL in it
+    # the server is still the XE7745, not an "RTX PRO Server" holding H200s.
+    intake = read(
+        catalog,
+        '1,210-BNMX,PowerEdge XE7745,1,"284960.00","284960.00"\n'
+        ',490-BKDN,"NVIDIA H200 NVL, 141GB HBM3e, PCIe Gen5, 600W GPU",8,Included,Included\n',
+    )
+    (xe,) = intake.systems
+    assert (xe.name, xe.gpu) == ("Dell PowerEdge XE7745 with 8 × H200 NVL", "H200 NVL")
+    rtx = read(catalog, '1,210-BNMX,PowerEdge XE7745,1,"140000.00","140000.00"\n')
+    assert rtx.systems[0].gpu == "RTX PRO 6000 Blackwell Server"  # the preset, unchanged
 
 
 def test_hpe_totals_with_0d1_lines_and_four_way_bridges(catalog: CatalogSnapshot) -> None:
