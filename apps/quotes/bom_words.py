@@ -235,7 +235,9 @@ MULTIPLIER_RE = re.compile(
 )
 PER_SYSTEM_RE = re.compile(
     r"\bper (?:system|server|unit|node|workstation)\b|\bfor one (?:server|system|unit)\b|"
-    r"\bje (?:system|server|einheit)\b|\bpro (?:system|server)\b|\beach (?:system|server)\b",
+    r"\bje (?:system|server|einheit)\b|\bpro (?:system|server)\b|\beach (?:system|server)\b|"
+    r"\bper blade\b|\bpar (?:syst[eè]me|serveur|lame|n[oœ]e?ud|unit[eé])\b|"
+    r"\bpor (?:sistema|servidor|nodo|unidad)\b",
     re.IGNORECASE,
 )
 LIQUID_RE = re.compile(

@@ -163,6 +163,23 @@ def test_a_chassis_sold_as_a_gpu_preset_keeps_its_name_with_other_gpus(
     assert rtx.systems[0].gpu == "RTX PRO 6000 Blackwell Server"  # the preset, unchanged
 
 
+def test_a_french_per_blade_banner_says_the_sub_lines_are_per_system(
+    catalog: CatalogSnapshot,
+) -> None:
+    # Eviden writes "quantités par lame": 16 DIMMs and 4 NICs divide over 4 blades, so only
+    # the banner tells that they are per blade (else "cannot be told").
+    intake = read(
+        catalog,
+        '2,BXH3515-HMQ,"BullSequana XH3515-HMQ compute blade, 4x NVIDIA H100 SXM5 80GB",4,'
+        "186400,745600\n"
+        ",,Configuration par lame (quantités par lame) :,,,\n"
+        "2.1,BXH-MEM-64D5,Mémoire 64GB DDR5-4800 RDIMM,16,0,0\n"
+        "2.2,BXH-NDR-1P,NVIDIA ConnectX-7 NDR 400Gb/s 1 port,4,0,0\n",
+    )
+    assert intake.child_quantities == "per_system"
+    assert not [p for p in intake.line_problems if "cannot be told" in p.title]
+
+
 def test_hpe_totals_with_0d1_lines_and_four_way_bridges(catalog: CatalogSnapshot) -> None:
     intake = read(
         catalog,

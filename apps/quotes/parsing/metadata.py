@@ -62,6 +62,9 @@ KNOWN_VENDORS: tuple[tuple[str, str], ...] = (
     ("bechtle", "Bechtle"),
     ("cancom", "Cancom"),
     ("computacenter", "Computacenter"),
+    ("eviden", "Eviden"),
+    ("atos", "Atos"),
+    ("presidio", "Presidio"),
 )
 _LABEL_SPLIT = re.compile(r"^\s*([^:#]{1,40}?(?:\s*(?:#|n°|nº|no\.|nr\.))?)\s*[:#]\s*(.+)$")
 _LABEL_NUMBER = re.compile(

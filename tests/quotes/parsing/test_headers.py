@@ -131,6 +131,7 @@ def test_unknown_currency_label_value_is_dropped() -> None:
         ("Super Micro Computer, Inc.", "Supermicro"),
         ("CDW quote for NVIDIA DGX Spark", "CDW"),  # the first name in the title
         ("Acme Systems GmbH", None),
+        ("Eviden (Atos Group)", "Eviden"),
         ("Dellwood Farms", None),  # whole words only
     ],
 )
