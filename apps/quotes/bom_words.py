@@ -107,6 +107,8 @@ _SYSTEM_WORDS = frozenset(
         "dgx",
     ]
 )
+#: Words before "blade" that make the blade a server ("compute blade", "GPU blade").
+_BLADE_SERVER_WORDS = frozenset(["compute", "gpu", "server", "accelerator", "hpc"])
 _CHASSIS_WORDS = frozenset(["chassis", "barebone", "base", "enclosure"])
 _BOARD_WORDS = frozenset(["baseboard", "board", "tray", "sled"])
 _CARD_WORDS = frozenset(["gpu", "accelerator", "graphics", "edition", "card"])
@@ -483,6 +485,11 @@ def head_category(head: str) -> str:
         if word == "kit":
             if position and words[position - 1] in ("cable", "cables"):
                 return "component"
+            continue
+        if word in ("blade", "blades"):
+            # "XH3515-HMQ compute blade, 4x H100" is a server; a "switch blade" is not
+            if position and words[position - 1] in _BLADE_SERVER_WORDS:
+                return "system"
             continue
         if word in _SERVICE_WORDS:
             return "service"

@@ -81,6 +81,7 @@ def test_a_server_name_ending_in_warranty_is_the_server() -> None:
         ("Onsite installation and rack mounting", "service"),
         ("HPE iLO Advanced 1-server License with 3yr Support", "component"),
         ("ThinkSystem NVIDIA HGX H200 141GB 700W 8-GPU Board", "board"),
+        ("BullSequana XH3515-HMQ compute blade 4x NVIDIA H100 SXM5 80GB", "system"),
     ],
 )
 def test_the_head_decides_not_a_word_anywhere(text: str, category: str) -> None:
