@@ -177,6 +177,20 @@ def _gpu_spec(key: str, catalog: CatalogSnapshot, form: str) -> GpuSpec | None:
     return catalog.gpu_by_key.get(key)
 
 
+def _family_named(text: str, catalog: CatalogSnapshot) -> SystemSpec | None:
+    """The OEM chassis family a system line names ("PowerEdge XE7745"), for a line the catalog
+    first reads as a GPU preset sold in that chassis ("NVIDIA RTX PRO Server: 8x RTX PRO 6000
+    ... (e.g., Dell PowerEdge XE7745)") when the quote puts other GPUs in it (8 x H200 NVL):
+    the server is the XE7745, not an RTX PRO Server holding H200s."""
+    words = f" {' '.join(words_of(text))} "
+    named = [
+        spec
+        for spec in catalog.system_by_key.values()
+        if spec.family and f" {' '.join(words_of(spec.family))} " in words
+    ]
+    return max(named, key=lambda spec: len(spec.family), default=None)
+
+
 def _system_form(system: Row, spec: SystemSpec | None) -> str:
     if spec is not None:
         if spec.form_factor in ("workstation", "desktop"):
@@ -312,6 +326,8 @@ def read_system(
             gpu_key = fixed.key
             gpus = spec.max_gpus or 1
             domain = spec.nvlink_domain_gpus
+    if spec is not None and gpu_key and spec.gpu and spec.gpu != gpu_key and not spec.family:
+        spec = _family_named(system.text, catalog) or spec
     gpu = _gpu_spec(gpu_key, catalog, form) if gpu_key else None
     if gpu_key and gpu is None:
         problems.append(

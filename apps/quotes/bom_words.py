@@ -107,6 +107,8 @@ _SYSTEM_WORDS = frozenset(
         "dgx",
     ]
 )
+#: Words before "blade" that make the blade a server ("compute blade", "GPU blade").
+_BLADE_SERVER_WORDS = frozenset(["compute", "gpu", "server", "accelerator", "hpc"])
 _CHASSIS_WORDS = frozenset(["chassis", "barebone", "base", "enclosure"])
 _BOARD_WORDS = frozenset(["baseboard", "board", "tray", "sled"])
 _CARD_WORDS = frozenset(["gpu", "accelerator", "graphics", "edition", "card"])
@@ -187,6 +189,12 @@ _COMPONENT_WORDS = frozenset(
         "fans",
         "riser",
         "risers",
+        "mezz",  # Cisco X-Series: "UCS PCI Mezz card for X-Fabric Connectivity"
+        "mezzanine",
+        "mlom",  # "Cisco VIC 15231 2x100/200G mLOM for X Compute Node"
+        "vic",
+        "ifm",  # "UCS 9108-100G IFM for 9508 Chassis" (intelligent fabric module)
+        "iom",
         "plate",
         "plates",
         "manifold",
@@ -213,6 +221,14 @@ _COMPONENT_WORDS = frozenset(
     ]
 )
 NOTE_HEADS = ("no ", "factory integrated")
+#: The label of a group banner: a configurator's numbered group ("Solution ID 1: PowerEdge
+#: XE7745 - AI Inference (8x H200 NVL)", "Configuration 2: SR675 V3 node (Quantity: 1)").
+#: What follows the label titles the block below it; it is no part, whatever it names.
+GROUP_LABEL_RE = re.compile(
+    r"^(?:solution(?:\s+id)?|configuration|config|group|bundle|section|build)\s*(?:id\s*)?"
+    r"(?:#|no\.?|nr\.?)?\s*\d{1,3}$",
+    re.IGNORECASE,
+)
 #: A label row that gives the number of systems a per-system configuration is for.
 MULTIPLIER_RE = re.compile(
     r"^(?:configuration quantity|number of (?:systems|servers|units)|system quantity|"
@@ -221,7 +237,9 @@ MULTIPLIER_RE = re.compile(
 )
 PER_SYSTEM_RE = re.compile(
     r"\bper (?:system|server|unit|node|workstation)\b|\bfor one (?:server|system|unit)\b|"
-    r"\bje (?:system|server|einheit)\b|\bpro (?:system|server)\b|\beach (?:system|server)\b",
+    r"\bje (?:system|server|einheit)\b|\bpro (?:system|server)\b|\beach (?:system|server)\b|"
+    r"\bper blade\b|\bpar (?:syst[eè]me|serveur|lame|n[oœ]e?ud|unit[eé])\b|"
+    r"\bpor (?:sistema|servidor|nodo|unidad)\b",
     re.IGNORECASE,
 )
 LIQUID_RE = re.compile(
@@ -467,6 +485,11 @@ def head_category(head: str) -> str:
         if word == "kit":
             if position and words[position - 1] in ("cable", "cables"):
                 return "component"
+            continue
+        if word in ("blade", "blades"):
+            # "XH3515-HMQ compute blade, 4x H100" is a server; a "switch blade" is not
+            if position and words[position - 1] in _BLADE_SERVER_WORDS:
+                return "system"
             continue
         if word in _SERVICE_WORDS:
             return "service"

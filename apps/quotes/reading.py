@@ -47,6 +47,7 @@ from apps.quotes.bom_words import (
     ALNUM_RUN,
     BRIDGE_RE,
     FREIGHT_WORDS,
+    GROUP_LABEL_RE,
     HPE_OPTION_SUFFIX,
     LENOVO_CTO,
     MULTIPLIER_RE,
@@ -253,7 +254,9 @@ def _first_pass(row: Row, families: _Families) -> None:
             gpu = gpu_mention(row.text)
             category = head_category(row.text.split(":", 1)[-1]) if ":" in row.text else ""
             label = row.text.split(":", 1)[0].casefold() if ":" in row.text else ""
-            if gpu is not None and gpu.count:
+            if GROUP_LABEL_RE.match(label.strip()):
+                row.role = "note"  # a numbered group's banner titles its block
+            elif gpu is not None and gpu.count:
                 row.role, row.gpu = ("gpu_board" if gpu.board else "gpu_card"), gpu
             elif (
                 ":" in row.text and label and len(label) < 30 and row.text.split(":", 1)[1].strip()
@@ -392,6 +395,22 @@ def _line_first_pass(row: Row, families: _Families) -> None:
     weak = text_category(text)
     row.role = "component" if weak == "component" else "accessory"
     row.guessed = not weak
+
+
+def _one_total(rows: list[Row]) -> None:
+    """Exactly one total row when the quote states any sum: "Net Total" above "Total inc.
+    VAT" is a subtotal (only the last total is the total), and HPE iQuote's "Total Net
+    Price", its only sum below the lines, is the total although "total net" most often
+    means a sum before tax."""
+    totals = [r for r in rows if r.role == "total"]
+    for row in totals[:-1]:
+        row.role = "subtotal"
+    if totals:
+        return
+    last_line = max((r.index for r in rows if r.line is not None), default=-1)
+    sums = [r for r in rows if r.role in ("subtotal", "tax", "freight") and r.index > last_line]
+    if len(sums) == 1 and sums[0].role == "subtotal":
+        sums[0].role = "total"
 
 
 def _nest(rows: list[Row]) -> None:
@@ -570,9 +589,7 @@ def bom_read(
         fix = corrections.get(row.line) if row.line is not None else None
         if fix is not None and fix.role is not None:
             row.role, row.corrected, row.guessed = fix.role, True, False
-    totals = [r for r in rows if r.role == "total"]
-    for row in totals[:-1]:  # "Net Total" above "Total inc. VAT": only the last is the total
-        row.role = "subtotal"
+    _one_total(rows)
     _nest(rows)
     _refine(rows, families)
     for row in rows:  # a correction wins over position too

@@ -13,7 +13,7 @@ from decimal import Decimal
 import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
-from apps.quotes.bom_words import gpu_mention, head, head_category
+from apps.quotes.bom_words import gpu_mention, head, head_category, text_category
 from apps.quotes.intake import QuoteIntake, quote_intake
 from apps.quotes.schemas import LineCorrection
 
@@ -81,10 +81,25 @@ def test_a_server_name_ending_in_warranty_is_the_server() -> None:
         ("Onsite installation and rack mounting", "service"),
         ("HPE iLO Advanced 1-server License with 3yr Support", "component"),
         ("ThinkSystem NVIDIA HGX H200 141GB 700W 8-GPU Board", "board"),
+        ("BullSequana XH3515-HMQ compute blade 4x NVIDIA H100 SXM5 80GB", "system"),
     ],
 )
 def test_the_head_decides_not_a_word_anywhere(text: str, category: str) -> None:
     assert head_category(head(text)) == category
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "UCS 9108-100G IFM for 9508 Chassis",
+        "UCS PCI Mezz card for X-Fabric Connectivity",
+        "Cisco VIC 15231 2x100/200G mLOM for X Compute Node",
+    ],
+)
+def test_cisco_x_series_fabric_parts_are_components(text: str) -> None:
+    # Blade-chassis fabric modules and mezzanine NICs are parts of the server, not unknown
+    # lines to confirm (they warned "not in the catalog").
+    assert text_category(text) == "component"
 
 
 # --- configurator shapes ----------------------------------------------------------------------
@@ -113,6 +128,57 @@ def test_dell_configurator_children_are_per_system(catalog: CatalogSnapshot) -> 
     assert xe.lines == [1, 2, 3, 4]
     assert intake.summary.reading.startswith("2 × Dell PowerEdge XE9680, each 8 × H200 SXM 141 GB")
     assert "lines 5–6 services" in intake.summary.reading
+
+
+def test_numbered_group_banners_title_their_block(catalog: CatalogSnapshot) -> None:
+    # Dell's Solution ID quote and Lenovo's DCSC export title each group with a banner row;
+    # the "8x H200 NVL" in the title is the solution's name, not eight more GPUs.
+    intake = read(
+        catalog,
+        "Solution ID 1: PowerEdge XE7745 - AI Inference (8x H200 NVL),,,,,\n"
+        '1,210-BNMX,PowerEdge XE7745,1,"284960.00","284960.00"\n'
+        ',490-BKDN,"NVIDIA H200 NVL, 141GB HBM3e, PCIe Gen5, 600W GPU",8,Included,Included\n'
+        "Configuration 2: R7725 management node (Quantity: 1),,,,,\n"
+        '2,210-BMXK,PowerEdge R7725,1,"31480.00","31480.00"\n'
+        ',490-BJBZ,"NVIDIA L4, 24GB, PCIe Gen4, 72W GPU",2,Included,Included\n',
+    )
+    assert [role for _row, role in intake.row_roles] == [
+        "note", "system", "gpu_card", "note", "system", "gpu_card"
+    ]  # fmt: skip
+    assert gpus(intake) == 8 + 2
+
+
+def test_a_chassis_sold_as_a_gpu_preset_keeps_its_name_with_other_gpus(
+    catalog: CatalogSnapshot,
+) -> None:
+    # "PowerEdge XE7745" is also the catalog's 8 x RTX PRO 6000 server; with H200 NVL in it
+    # the server is still the XE7745, not an "RTX PRO Server" holding H200s.
+    intake = read(
+        catalog,
+        '1,210-BNMX,PowerEdge XE7745,1,"284960.00","284960.00"\n'
+        ',490-BKDN,"NVIDIA H200 NVL, 141GB HBM3e, PCIe Gen5, 600W GPU",8,Included,Included\n',
+    )
+    (xe,) = intake.systems
+    assert (xe.name, xe.gpu) == ("Dell PowerEdge XE7745 with 8 × H200 NVL", "H200 NVL")
+    rtx = read(catalog, '1,210-BNMX,PowerEdge XE7745,1,"140000.00","140000.00"\n')
+    assert rtx.systems[0].gpu == "RTX PRO 6000 Blackwell Server"  # the preset, unchanged
+
+
+def test_a_french_per_blade_banner_says_the_sub_lines_are_per_system(
+    catalog: CatalogSnapshot,
+) -> None:
+    # Eviden writes "quantités par lame": 16 DIMMs and 4 NICs divide over 4 blades, so only
+    # the banner tells that they are per blade (else "cannot be told").
+    intake = read(
+        catalog,
+        '2,BXH3515-HMQ,"BullSequana XH3515-HMQ compute blade, 4x NVIDIA H100 SXM5 80GB",4,'
+        "186400,745600\n"
+        ",,Configuration par lame (quantités par lame) :,,,\n"
+        "2.1,BXH-MEM-64D5,Mémoire 64GB DDR5-4800 RDIMM,16,0,0\n"
+        "2.2,BXH-NDR-1P,NVIDIA ConnectX-7 NDR 400Gb/s 1 port,4,0,0\n",
+    )
+    assert intake.child_quantities == "per_system"
+    assert not [p for p in intake.line_problems if "cannot be told" in p.title]
 
 
 def test_hpe_totals_with_0d1_lines_and_four_way_bridges(catalog: CatalogSnapshot) -> None:
@@ -314,6 +380,22 @@ def test_money_lines_are_checked_not_counted(catalog: CatalogSnapshot) -> None:
     (problem,) = intake.line_problems
     assert problem.title == "The subtotal, tax and freight don't add up to the total"
     assert problem.metrics["difference"] == "500"
+
+
+def test_the_only_sum_below_the_lines_is_the_total(catalog: CatalogSnapshot) -> None:
+    # HPE iQuote ends with "Total Net Price (USD)" and no tax or freight: that is the total,
+    # although "total net" is most often a sum before tax.
+    intake = read(
+        catalog,
+        "1,P74441-B21,HPE ProLiant Compute XD685 5U DLC Configure-to-order Server,2,500,1000\n"
+        ",,Total Net Price (USD),,,1000\n",
+    )
+    assert [role for _row, role in intake.row_roles] == ["system", "total"]
+    assert intake.summary.total == Decimal("1000")
+    net = read(
+        catalog, "1,X1,64GB RDIMM,1,100,100\n,,Net total,,,100\n,,VAT 19%,,,19\n,,Total,,,119\n"
+    )
+    assert [role for _row, role in net.row_roles][1:] == ["subtotal", "tax", "total"]
 
 
 # --- corrections and confirmed mappings -------------------------------------------------------

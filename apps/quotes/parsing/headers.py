@@ -54,6 +54,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 #: Header cells that name a column we deliberately ignore ("Line", "#", "Pos.").
 IGNORED = frozenset({"line", "line no", "no", "pos", "position", "nr", "n", "lfd nr"})
 
+#: Words that make a qualified header cell a quantity ("Qty per System", "Total Qty").
+_QUANTITY_WORDS = frozenset({"qty", "quantity", "menge", "anzahl"})
+#: Qualifiers that make it the order's quantity rather than one system's.
+_ORDER_WORDS = frozenset({"total", "extended", "ext", "order", "ordered", "gesamt"})
+#: Qualifiers that make it one system's quantity ("Qty per System", "Qty/Unit").
+_PER_WORDS = frozenset({"per", "each", "system", "server", "unit", "node", "config", "je", "pro"})
 _NON_WORD = re.compile(r"[^0-9a-z]+")
 _PARENS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _CURRENCY_WORDS = re.compile(
@@ -95,6 +101,9 @@ def _field_for(cell: str) -> tuple[str, int] | None:
             best = (field, rank)
     if best:
         return best
+    quantity = _quantity_rank(norm)
+    if quantity is not None:
+        return ("quantity", quantity)
     for field, ranks in _RANK.items():
         for synonym, rank in ranks.items():
             if len(synonym) >= 4 and (
@@ -104,6 +113,19 @@ def _field_for(cell: str) -> tuple[str, int] | None:
                 if best is None or candidate[1] < best[1]:
                     best = candidate
     return best
+
+
+def _quantity_rank(norm: str) -> int | None:
+    """A quantity column named with a qualifier: Lenovo's DCSC export has both "Qty per
+    System" and "Total Qty", and its extended price is the unit price times the total. The
+    order's quantity ("Total Qty", "Extended Qty", "Gesamtmenge") ranks before the
+    per-system one ("Qty per System", "Qty/Unit"), which is used only when it is alone."""
+    words = set(norm.split())
+    if norm == "gesamtmenge":
+        return 50
+    if not _QUANTITY_WORDS & words or not words <= _QUANTITY_WORDS | _ORDER_WORDS | _PER_WORDS:
+        return None  # "Qty;Description" is two columns run together, not a quantity
+    return 50 if _ORDER_WORDS & words else 150
 
 
 def header_map(cells: Sequence[str]) -> dict[str, int]:

@@ -23,12 +23,14 @@ _META_LABELS: dict[str, tuple[str, ...]] = {
         "angebots nr", "angebot nr", "devis", "devis n", "numero de devis", "cotizacion",
         "numero de cotizacion", "presupuesto", "offerte", "quote reference", "estimate id",
         "estimate number", "estimate", "equote number", "equote", "quotation reference",
-        "proposal number", "quote ref no",
+        "proposal number", "quote ref no", "offer", "offer no", "offer number", "offer id",
+        "offer reference",
     ),
     "quote_date": (
         "date", "quote date", "quotation date", "issued", "issue date", "datum", "angebotsdatum",
         "date du devis", "fecha", "fecha de cotizacion", "created", "created on",
-        "date created", "quote created", "estimate date",
+        "date created", "quote created", "estimate date", "offer date", "proposal date",
+        "configuration date",
     ),
     "vendor": (
         "vendor", "supplier", "seller", "from", "reseller", "lieferant", "anbieter", "verkaufer",
@@ -60,6 +62,9 @@ KNOWN_VENDORS: tuple[tuple[str, str], ...] = (
     ("bechtle", "Bechtle"),
     ("cancom", "Cancom"),
     ("computacenter", "Computacenter"),
+    ("eviden", "Eviden"),
+    ("atos", "Atos"),
+    ("presidio", "Presidio"),
 )
 _LABEL_SPLIT = re.compile(r"^\s*([^:#]{1,40}?(?:\s*(?:#|n°|nº|no\.|nr\.))?)\s*[:#]\s*(.+)$")
 _LABEL_NUMBER = re.compile(

@@ -21,7 +21,8 @@ from apps.quotes.parsing.schemas import SkippedRow
 _TOTAL_RE = re.compile(
     r"^(?:grand total|total|totals|gesamtsumme|gesamtbetrag|endsumme|summe|gesamt|"
     r"total general|total ttc|total ht|montant total|importe total|total amount|quote total|"
-    r"total price|net total|netto summe|nettosumme|total neto)\b"
+    r"total price|net total|netto summe|nettosumme|total neto|gross total|total gross|"
+    r"gross amount|bruttobetrag|gesamtbetrag brutto|total incl vat|total including vat)\b"
 )
 _SUBTOTAL_RE = re.compile(
     r"^(?:sub ?total|subtotals|zwischensumme|sous total|summe netto|nettobetrag|"

@@ -242,6 +242,8 @@ def _lines_read(
             if amount is not None:
                 if kind == "charges" and totals.charges is not None:
                     amount += totals.charges
+                if kind == "total" and totals.total is not None and totals.subtotal is None:
+                    totals.subtotal = totals.total  # "Net total" above "Gross total"
                 setattr(totals, kind, amount)
             if kind == "total" and totals.footer_row is None:
                 totals.footer_row = row_number

@@ -365,6 +365,24 @@ def test_summary_rows_with_the_label_in_the_qty_column() -> None:
     )
 
 
+def test_a_gross_total_below_the_net_total_is_the_total() -> None:
+    # Fujitsu's EUR offer: "Net total", freight, VAT, then "Gross total", the sum to pay.
+    quote = parse(
+        csv_bytes(
+            "A-1,Widget,2,10.00,20.00",
+            ",Net total,,,20.00",
+            ",Freight,,,0.00",
+            ",VAT 19%,,,3.80",
+            ",Gross total,,,23.80",
+        )
+    )
+    assert (quote.stated_subtotal, quote.stated_tax, quote.stated_total) == (
+        Decimal("20.00"),
+        Decimal("3.80"),
+        Decimal("23.80"),
+    )
+
+
 def test_a_line_called_total_care_with_a_quantity_stays_a_line() -> None:
     quote = parse(csv_bytes("TC-5Y,Total Care support 5 years,2,100.00,200.00"))
     assert quote.lines[0].description == "Total Care support 5 years"

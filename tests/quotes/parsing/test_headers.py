@@ -53,6 +53,16 @@ def test_unit_net_price_beats_unit_list_price() -> None:
     assert mapping["unit_price"] == 3
 
 
+def test_the_order_quantity_beats_the_per_system_one() -> None:
+    # Lenovo DCSC: the total price is the unit price times "Total Qty"; "Qty per System" is
+    # the configuration's own count and is the quantity only when it is the only one.
+    cells = ["Part Number", "Product Description", "Qty per System", "Total Qty", "Unit Price"]
+    assert header_map(cells)["quantity"] == 3
+    assert header_map(["Part Number", "Description", "Qty per System"])["quantity"] == 2
+    # two columns run together are not a quantity column
+    assert "quantity" not in header_map(["Part", "Qty;Description"])
+
+
 def test_a_title_row_is_not_a_header() -> None:
     assert not is_header(header_map(["Quote #: Q-1", "Date: 2025-03-01"]))
     assert not is_header(header_map(["Qty", "Unit Price"]))  # no part or description
@@ -100,6 +110,10 @@ def test_metadata_from_label_value_pairs_and_single_cells() -> None:
         (["Supplier:", "Acme Systems GmbH"], "vendor", "Acme Systems GmbH"),
         (["Moneda: EUR"], "currency", "EUR"),
         (["Währung", "CHF"], "currency", "CHF"),
+        # Fujitsu's offers and Lenovo's DCSC exports label the title block their own way
+        (["Offer No.: FTS-DE-2026-031877"], "quote_number", "FTS-DE-2026-031877"),
+        (["Offer Date: 18.03.2026"], "quote_date", "18.03.2026"),
+        (["Configuration Date", "2026-06-11"], "quote_date", "2026-06-11"),
     ],
 )
 def test_metadata_labels(row: list[str], field: str, value: str) -> None:
@@ -117,6 +131,7 @@ def test_unknown_currency_label_value_is_dropped() -> None:
         ("Super Micro Computer, Inc.", "Supermicro"),
         ("CDW quote for NVIDIA DGX Spark", "CDW"),  # the first name in the title
         ("Acme Systems GmbH", None),
+        ("Eviden (Atos Group)", "Eviden"),
         ("Dellwood Farms", None),  # whole words only
     ],
 )
