@@ -468,8 +468,12 @@ def _nest(rows: list[Row]) -> None:
             continue
         if parent is None and current_system is not None:
             system = rows[current_system]
-            if row.group and system.group and row.group != system.group:
+            if (row.group and system.group and row.group != system.group) or _ends_flat_block(
+                row, system
+            ):
                 current_system = None
+            elif _shared_by_systems(row, system):
+                pass  # beside the systems, not in each of them
             elif row.role in (
                 "gpu_board",
                 "gpu_card",
@@ -484,6 +488,38 @@ def _nest(rows: list[Row]) -> None:
         row.parent = parent
         if row.role == "system" and row.parent is None:
             current_system = row.index
+
+
+def _ends_flat_block(row: Row, system: Row) -> bool:
+    """A separately priced service in a flat, unnumbered list closes the system's
+    configuration: in "DGX GB300 rack / rack installation / Business Critical upgrade /
+    Quantum-X800 switch", the switch is the cluster's, not a part of the rack."""
+    return (
+        row.role == "service"
+        and row.line is not None
+        and not row.number
+        and not system.number
+        and row.indent == 0
+        and row.priced
+        and row.group == system.group
+    )
+
+
+def _shared_by_systems(row: Row, system: Row) -> bool:
+    """A separately priced part in a flat list whose count cannot be split over the systems
+    above it serves them all: 4 Slingshot switch blades after 16 EX154n blades are the
+    cabinet's fabric, not a quarter of a switch in each blade."""
+    return (
+        row.role == "component"
+        and row.priced
+        and not row.number
+        and row.indent == 0
+        and row.quantity is not None
+        and system.quantity is not None
+        and system.quantity > 1
+        and row.quantity % system.quantity != 0
+        and system.priced
+    )
 
 
 def _parent_number(number: str, seen: Mapping[str, int]) -> str | None:
