@@ -120,7 +120,9 @@ _SYSTEM_WORDS = frozenset(
 _CHASSIS_WORDS = frozenset(["chassis", "barebone", "base", "enclosure"])
 _BOARD_WORDS = frozenset(["baseboard", "board", "tray", "sled"])
 _CARD_WORDS = frozenset(["gpu", "accelerator", "graphics", "edition", "card"])
-_RACK_WORDS = frozenset(["rack", "cabinet"])
+#: Racks and what is built onto them: an "In-row coolant distribution unit" or a "Rear-door
+#: heat exchanger" is the rack's part under a rack line, an accessory beside the systems.
+_RACK_WORDS = frozenset(["rack", "cabinet", "coolant", "exchanger", "exchangers"])
 #: A blade is a server ("EX154n Accelerator Blade", "Compute blade") unless the word before it
 #: names a part: "Slingshot switch blade", "storage blade".
 _BLADE_WORDS = frozenset(["blade", "blades"])

@@ -253,7 +253,10 @@ def _first_pass(row: Row, families: _Families) -> None:
             gpu = gpu_mention(row.text)
             category = head_category(row.text.split(":", 1)[-1]) if ":" in row.text else ""
             label = row.text.split(":", 1)[0].casefold() if ":" in row.text else ""
-            if gpu is not None and gpu.count:
+            # "GB300 NVL72 rack x 4 (L11, fully integrated)" heads the racks' lines: a banner
+            # naming systems is a heading, not loose GPUs
+            names_systems = head_category(head(row.text)) in ("rack", "system")
+            if gpu is not None and gpu.count and not names_systems:
                 row.role, row.gpu = ("gpu_board" if gpu.board else "gpu_card"), gpu
             elif (
                 ":" in row.text and label and len(label) < 30 and row.text.split(":", 1)[1].strip()
@@ -482,7 +485,14 @@ def _nest(rows: list[Row]) -> None:
                 "component",
                 "note",
             ) or (
-                row.role == "accessory" and row.line is not None and (not row.priced or row.guessed)
+                row.role == "accessory"
+                and row.line is not None
+                and (
+                    not row.priced
+                    or row.guessed
+                    # the rack enclosures of racks bought as their trays: the racks' own
+                    or (row.head_category == "rack" and system.units_per_system > 1)
+                )
             ):
                 parent = current_system
         row.parent = parent
@@ -508,16 +518,16 @@ def _ends_flat_block(row: Row, system: Row) -> bool:
 def _shared_by_systems(row: Row, system: Row) -> bool:
     """A separately priced part in a flat list whose count cannot be split over the systems
     above it serves them all: 4 Slingshot switch blades after 16 EX154n blades are the
-    cabinet's fabric, not a quarter of a switch in each blade."""
+    cabinet's fabric, not a quarter of a switch in each blade; 2 in-row CDUs serve 4 racks."""
+    systems = (system.quantity or 0) // system.units_per_system
     return (
-        row.role == "component"
+        row.role in ("component", "accessory")
         and row.priced
         and not row.number
         and row.indent == 0
         and row.quantity is not None
-        and system.quantity is not None
-        and system.quantity > 1
-        and row.quantity % system.quantity != 0
+        and systems > 1
+        and row.quantity % systems != 0
         and system.priced
     )
 
@@ -606,6 +616,7 @@ def bom_read(
         fix = corrections.get(row.line) if row.line is not None else None
         if fix is not None and fix.role is not None:
             row.role, row.corrected, row.guessed = fix.role, True, False
+    _trays_as_racks(rows, catalog)
     totals = [r for r in rows if r.role == "total"]
     for row in totals[:-1]:  # "Net Total" above "Total inc. VAT": only the last is the total
         row.role = "subtotal"
@@ -657,6 +668,23 @@ def bom_read(
         text=text,
         confidence=confidence,
     )
+
+
+def _trays_as_racks(rows: list[Row], catalog: CatalogSnapshot) -> None:
+    """Compute trays of a rack-scale platform quoted with no rack line above them are the
+    racks: an ODM's "GB300 NVL72 compute tray, 2x GB300 Superchip (4x B300 GPU)" × 72 is 4
+    NVL72 racks of 18 trays, four 72-GPU NVLink domains, not 72 systems of 4 GPUs."""
+    for row in rows:
+        if row.role == "system" and row.line is not None:
+            return  # trays after a rack line are that rack's
+        if row.role != "gpu_board" or row.line is None or row.gpu is None or not row.gpu.count:
+            continue
+        gpu = catalog.gpu_by_key.get(row.gpu.key)
+        if gpu is None or gpu.form_factor != "rack_nvl72" or not row.quantity:
+            continue
+        trays, rest = divmod(gpu.nvlink_domain_gpus, row.gpu.count)
+        if not rest and trays > 1 and row.quantity % trays == 0:
+            row.role, row.units_per_system = "system", trays
 
 
 def _loose_cards_place(rows: list[Row]) -> None:

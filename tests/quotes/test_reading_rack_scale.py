@@ -143,3 +143,17 @@ def test_a_gh200_nvl2_server_is_two_grace_hoppers(catalog: CatalogSnapshot) -> N
     assert (system.quantity, system.gpu_key, system.gpus_per_system) == (2, "gh200", 2)
     assert system.nvlink_domain_gpus == 2
     assert roles(intake) == ["system", "gpu_board"]
+
+
+def test_rack_infrastructure_beside_the_racks_is_shared(catalog: CatalogSnapshot) -> None:
+    intake = read(
+        catalog,
+        'A1,WY-CT1U,"GB300 NVL72 compute tray, 2x NVIDIA GB300 Superchip (4x B300 GPU)",72,'
+        "438000.00,31536000.00\n"
+        'A4,WY-RACK,"MGX 48U rack with DC busbar and liquid manifolds",4,86000.00,344000.00\n'
+        'A5,WY-CDU,"In-row coolant distribution unit, 1.3MW, N+1 pumps",2,265000.00,530000.00\n'
+        'A6,WY-RDHX,"Rear-door heat exchanger, 40kW",4,21500.00,86000.00\n',
+    )
+    # one enclosure and one rear door per rack are the racks' own; 2 CDUs serve all 4 racks
+    assert roles(intake) == ["system", "component", "accessory", "component"]
+    assert intake.child_quantities == "totals"
