@@ -327,11 +327,12 @@ _GPU_WORDS = (
     "a100",
     "mi3",
 )
-#: A line naming several GPUs on one carrier: an HGX or SXM board, AMD's 8-GPU OAM universal
-#: baseboard ("AMD Instinct MI300X 8-GPU Baseboard", "MI300X Platform", "UBB"). An OAM alone is
-#: one module, one GPU, as an SXM5 GPU is.
+#: A line naming several GPUs on one carrier: an HGX or SXM board, a Grace superchip (a GH200
+#: NVL2 pair, a GB200 NVL4), AMD's 8-GPU OAM universal baseboard ("AMD Instinct MI300X 8-GPU
+#: Baseboard", "MI300X Platform", "UBB"). An OAM alone is one module, one GPU, as an SXM5 GPU
+#: is.
 _BOARD_RE = re.compile(
-    r"\bhgx\b|\bsxm\d?\b|baseboard|\bgpu board\b|gpu tray|compute tray|\bubb\b|"
+    r"\bhgx\b|\bsxm\d?\b|baseboard|\bgpu board\b|gpu tray|compute tray|\bubb\b|superchip|"
     r"\bmi3\d\dx\s+platform\b",
     re.IGNORECASE,
 )

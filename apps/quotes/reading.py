@@ -346,13 +346,14 @@ def _line_first_pass(row: Row, families: _Families) -> None:
     if category == "freight" and not row.number.count("."):
         row.role = "freight"
         return
-    if BRIDGE_RE.search(text):
+    head_gpu = families.gpu(head)
+    if BRIDGE_RE.search(head) or (BRIDGE_RE.search(text) and head_gpu is None):
+        # "GH200 NVL2 Superchip pair with NVLink bridge" is the GPUs, their bridge included
         row.role = "nvlink_bridge"
         ways = WAYS_RE.search(text)
         row.bridge_ways = int(ways.group(1) or ways.group(2)) if ways else 2
         return
     gpu = families.gpu(text)
-    head_gpu = families.gpu(head)
     if ADAPTER_RE.search(head):
         row.role, row.head_category = "accessory", "peripheral"
         return
