@@ -517,7 +517,9 @@ def head_category(head: str) -> str:
         if word in _SYSTEM_WORDS:
             return "system"
         if word in _CHASSIS_WORDS:
-            return "chassis"
+            # "IR7000 50OU rack enclosure" is a rack, not a server's CTO chassis
+            before = words[position - 1] if position else ""
+            return "rack" if before in _RACK_WORDS else "chassis"
         if word in _RACK_WORDS:
             return "rack"
         if word in _ACCESSORY_WORDS:

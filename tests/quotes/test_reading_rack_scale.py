@@ -61,9 +61,10 @@ def test_rack_services_are_services(text: str) -> None:
         ("HPE Cray Supercomputing EX154n Accelerator Blade", "system"),
         ("Compute blade", "system"),
         ("HPE Slingshot 400 switch blade", "component"),
+        ("IR7000 50OU rack enclosure", "rack"),
     ],
 )
-def test_a_blade_is_a_system_unless_its_modifier_names_a_part(text: str, category: str) -> None:
+def test_a_blade_or_an_enclosure_is_what_its_modifier_says(text: str, category: str) -> None:
     assert head_category(text) == category
 
 
@@ -157,3 +158,18 @@ def test_rack_infrastructure_beside_the_racks_is_shared(catalog: CatalogSnapshot
     # one enclosure and one rear door per rack are the racks' own; 2 CDUs serve all 4 racks
     assert roles(intake) == ["system", "component", "accessory", "component"]
     assert intake.child_quantities == "totals"
+
+
+def test_a_discount_with_only_an_amount_reads_completely(catalog: CatalogSnapshot) -> None:
+    intake = read(
+        catalog,
+        '1,G894-SD3-AAX7,"GIGABYTE G894-SD3-AAX7 8U server, NVIDIA HGX B300 NVL16",4,468500.00,'
+        "1874000.00\n"
+        ',,"Project discount",,,-37400.00\n',
+    )
+    # a discount is a money line: no quantity is how it is written, not a cell to fix
+    assert roles(intake) == ["system", "discount"]
+    assert not [p for p in intake.line_problems if p.severity in ("warning", "critical")]
+    (system,) = intake.systems
+    # "HGX B300 NVL16" counts 16 dies: 8 GPUs, one 8-GPU NVLink domain
+    assert (system.gpus_per_system, system.nvlink_domain_gpus) == (8, 8)
