@@ -112,6 +112,7 @@ _SYSTEM_WORDS = frozenset(
         "macbook",
         "node",
         "solution",
+        "supercluster",  # Supermicro's rack-scale systems: "GB200 NVL36x2 SuperCluster"
         "cto",
         "configure-to-order",
         "dgx",

@@ -173,3 +173,33 @@ def test_a_discount_with_only_an_amount_reads_completely(catalog: CatalogSnapsho
     (system,) = intake.systems
     # "HGX B300 NVL16" counts 16 dies: 8 GPUs, one 8-GPU NVLink domain
     assert (system.gpus_per_system, system.nvlink_domain_gpus) == (8, 8)
+
+
+def test_the_trays_decide_over_a_shared_part_under_the_racks(catalog: CatalogSnapshot) -> None:
+    intake = read(
+        catalog,
+        '1,S5D41A,"NVIDIA GB300 NVL72 by HPE, 72x Blackwell Ultra GPU, liquid cooled rack",2,'
+        "3476000.00,6952000.00\n"
+        '1.1,S5D43A,"HPE GB300 NVL72 Compute Tray, 2x NVIDIA GB300 Superchip",36,0.00,0.00\n'
+        '1.2,S5D51A,"HPE 1.3MW Coolant Distribution Unit, in-row",1,0.00,0.00\n',
+    )
+    (system,) = intake.systems
+    # 1 CDU does not divide over 2 racks, but 36 trays per rack would be 144 GPUs in a
+    # 72-GPU rack: order totals, 18 trays and 72 GPUs per rack
+    assert (system.quantity, system.gpus_per_system, system.nvlink_domain_gpus) == (2, 72, 72)
+    assert intake.child_quantities == "totals"
+
+
+def test_an_nvl36x2_supercluster_is_one_72_gpu_domain(catalog: CatalogSnapshot) -> None:
+    intake = read(
+        catalog,
+        '1,SRS-GB200-NVL36X2,"Supermicro GB200 NVL36x2 SuperCluster: 2 racks of 36 Blackwell '
+        'GPUs joined into one NVLink domain, liquid-cooled",1,3890000.00,3890000.00\n'
+        '1.1,ARS-121GL-NBO-LCC,"1U GB200 compute tray, 2x GB200 Grace Blackwell Superchip",18,'
+        "0.00,0.00\n"
+        '1.2,SRS-RACK-48U-ORV3,"48U ORv3 rack with DC busbar and liquid manifolds",2,0.00,0.00\n',
+    )
+    (system,) = intake.systems
+    # two racks of 36 cabled into one NVLink domain: one system of 72, not two of 36
+    assert (system.quantity, system.gpus_per_system, system.nvlink_domain_gpus) == (1, 72, 72)
+    assert roles(intake) == ["system", "gpu_board", "component"]
