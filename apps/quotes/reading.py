@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
+from apps.quotes.bom_blocks import ends_flat_block, shared_by_systems, trays_as_racks
 from apps.quotes.bom_rows import Row, line_row, rows_from
 from apps.quotes.bom_systems import (
     ChildQuantities,
@@ -472,11 +473,11 @@ def _nest(rows: list[Row]) -> None:
             continue
         if parent is None and current_system is not None:
             system = rows[current_system]
-            if (row.group and system.group and row.group != system.group) or _ends_flat_block(
+            if (row.group and system.group and row.group != system.group) or ends_flat_block(
                 row, system
             ):
                 current_system = None
-            elif _shared_by_systems(row, system):
+            elif shared_by_systems(row, system):
                 pass  # beside the systems, not in each of them
             elif row.role in (
                 "gpu_board",
@@ -499,38 +500,6 @@ def _nest(rows: list[Row]) -> None:
         row.parent = parent
         if row.role == "system" and row.parent is None:
             current_system = row.index
-
-
-def _ends_flat_block(row: Row, system: Row) -> bool:
-    """A separately priced service in a flat, unnumbered list closes the system's
-    configuration: in "DGX GB300 rack / rack installation / Business Critical upgrade /
-    Quantum-X800 switch", the switch is the cluster's, not a part of the rack."""
-    return (
-        row.role == "service"
-        and row.line is not None
-        and not row.number
-        and not system.number
-        and row.indent == 0
-        and row.priced
-        and row.group == system.group
-    )
-
-
-def _shared_by_systems(row: Row, system: Row) -> bool:
-    """A separately priced part in a flat list whose count cannot be split over the systems
-    above it serves them all: 4 Slingshot switch blades after 16 EX154n blades are the
-    cabinet's fabric, not a quarter of a switch in each blade; 2 in-row CDUs serve 4 racks."""
-    systems = (system.quantity or 0) // system.units_per_system
-    return (
-        row.role in ("component", "accessory")
-        and row.priced
-        and not row.number
-        and row.indent == 0
-        and row.quantity is not None
-        and systems > 1
-        and row.quantity % systems != 0
-        and system.priced
-    )
 
 
 def _parent_number(number: str, seen: Mapping[str, int]) -> str | None:
@@ -617,7 +586,7 @@ def bom_read(
         fix = corrections.get(row.line) if row.line is not None else None
         if fix is not None and fix.role is not None:
             row.role, row.corrected, row.guessed = fix.role, True, False
-    _trays_as_racks(rows, catalog)
+    trays_as_racks(rows, catalog)
     totals = [r for r in rows if r.role == "total"]
     for row in totals[:-1]:  # "Net Total" above "Total inc. VAT": only the last is the total
         row.role = "subtotal"
@@ -669,23 +638,6 @@ def bom_read(
         text=text,
         confidence=confidence,
     )
-
-
-def _trays_as_racks(rows: list[Row], catalog: CatalogSnapshot) -> None:
-    """Compute trays of a rack-scale platform quoted with no rack line above them are the
-    racks: an ODM's "GB300 NVL72 compute tray, 2x GB300 Superchip (4x B300 GPU)" × 72 is 4
-    NVL72 racks of 18 trays, four 72-GPU NVLink domains, not 72 systems of 4 GPUs."""
-    for row in rows:
-        if row.role == "system" and row.line is not None:
-            return  # trays after a rack line are that rack's
-        if row.role != "gpu_board" or row.line is None or row.gpu is None or not row.gpu.count:
-            continue
-        gpu = catalog.gpu_by_key.get(row.gpu.key)
-        if gpu is None or gpu.form_factor != "rack_nvl72" or not row.quantity:
-            continue
-        trays, rest = divmod(gpu.nvlink_domain_gpus, row.gpu.count)
-        if not rest and trays > 1 and row.quantity % trays == 0:
-            row.role, row.units_per_system = "system", trays
 
 
 def _loose_cards_place(rows: list[Row]) -> None:

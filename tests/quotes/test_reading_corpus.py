@@ -1,7 +1,7 @@
 """The bill-of-materials corpus (tests/fixtures/boms/, 47 quotes written the way Dell, HPE,
-Lenovo, Cisco, Supermicro, Gigabyte, ASUS, NVIDIA partners and workstation builders send them,
-25 CSV, 12 XLSX, 10 PDF): every quote read end to end by intake, against the reading its
-expect.json states.
+Lenovo, Cisco, Supermicro, Gigabyte, ASUS, NVIDIA partners, rack-scale ODMs (Wiwynn, Foxconn)
+and workstation builders send them, 25 CSV, 12 XLSX, 10 PDF): every quote read end to end by
+intake, against the reading its expect.json states.
 
 Data-line numbers are every row below the header in file order (banner, $0, subtotal, tax and
 total rows included; a PDF's letterhead and terms excluded), as the corpus README defines them.
