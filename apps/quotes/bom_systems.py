@@ -231,11 +231,9 @@ def read_system(
                     break
     form = _system_form(system, spec)
     quantity = _system_quantity(system, rows, facts)
-    rack_gpus = 0
-    if system.units_per_system > 1 and system.gpu is not None and system.gpu.count:
+    if system.units_per_system > 1:
         # a rack's compute trays: 72 trays × 4 GPUs are 4 racks of 18 trays, 72 GPUs each
         quantity //= system.units_per_system
-        rack_gpus = system.units_per_system * system.gpu.count
         form = "rack"
     max_gpus = (
         (spec.gpu_slots or spec.gpu_count or DEFAULT_MAX_GPUS)
@@ -302,8 +300,6 @@ def read_system(
         gpus = readings[child] if child != "none" else readings["per_system"]
         if boards:
             domain = max((m.gpu.count if m.gpu and m.gpu.count else 8) for m in boards)
-    elif system.gpu is not None and rack_gpus:
-        gpu_key, gpus, domain = system.gpu.key, rack_gpus, rack_gpus
     elif system.gpu is not None:
         gpu_key = system.gpu.key
         gpus = system.gpu.count or (spec.gpu_count if spec and spec.gpu == gpu_key else 0)
@@ -328,6 +324,7 @@ def read_system(
             gpu_key = fixed.key
             gpus = spec.max_gpus or 1
             domain = spec.nvlink_domain_gpus
+    gpus *= system.units_per_system  # the GPUs of one tray × the trays of one rack
     gpu = _gpu_spec(gpu_key, catalog, form) if gpu_key else None
     if gpu_key and gpu is None:
         problems.append(

@@ -586,7 +586,7 @@ def bom_read(
         fix = corrections.get(row.line) if row.line is not None else None
         if fix is not None and fix.role is not None:
             row.role, row.corrected, row.guessed = fix.role, True, False
-    trays_as_racks(rows, catalog)
+    trays_as_racks(rows, catalog, families.find)
     totals = [r for r in rows if r.role == "total"]
     for row in totals[:-1]:  # "Net Total" above "Total inc. VAT": only the last is the total
         row.role = "subtotal"

@@ -203,3 +203,19 @@ def test_an_nvl36x2_supercluster_is_one_72_gpu_domain(catalog: CatalogSnapshot) 
     # two racks of 36 cabled into one NVLink domain: one system of 72, not two of 36
     assert (system.quantity, system.gpus_per_system, system.nvlink_domain_gpus) == (1, 72, 72)
     assert roles(intake) == ["system", "gpu_board", "component"]
+
+
+def test_dells_18_xe9712_servers_are_one_rack(catalog: CatalogSnapshot) -> None:
+    intake = read(
+        catalog,
+        '1,210-BRIR,"Dell Integrated Rack 7000 (IR7000), 21in ORv3, 50OU",1,185000.00,185000.00\n'
+        '2,210-BRHX,"PowerEdge XE9712 Server",18,168000.00,3024000.00\n'
+        '2.1,338-CHXT,"2x NVIDIA GB200 Grace Blackwell Superchip (4x B200 GPU, 2x Grace CPU)",1,'
+        "0.00,0.00\n"
+        '2.2,540-BFLV,"NVIDIA ConnectX-7 400Gb/s OSFP SuperNIC",4,0.00,0.00\n',
+    )
+    (system,) = intake.systems
+    # the XE9712 is Dell's GB200 NVL72 compute tray: 18 of 4 GPUs are one 72-GPU rack, not 18
+    # systems of 4 (nor 18 racks drawing 132 kW and weighing 3,000 lb each)
+    assert (system.quantity, system.gpus_per_system, system.nvlink_domain_gpus) == (1, 72, 72)
+    assert (system.form_factor, system.cooling, system.power_kw) == ("rack_nvl72", "liquid", 132)
