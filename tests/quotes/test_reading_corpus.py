@@ -1,6 +1,6 @@
-"""The bill-of-materials corpus (tests/fixtures/boms/, 48 quotes written the way Dell, HPE,
+"""The bill-of-materials corpus (tests/fixtures/boms/, 49 quotes written the way Dell, HPE,
 Lenovo, Cisco, Supermicro, Gigabyte, ASUS, NVIDIA partners, rack-scale ODMs (Wiwynn, Foxconn)
-and workstation builders send them, 26 CSV, 12 XLSX, 10 PDF): every quote read end to end by
+and workstation builders send them, 27 CSV, 12 XLSX, 10 PDF): every quote read end to end by
 intake, against the reading its expect.json states.
 
 Data-line numbers are every row below the header in file order (banner, $0, subtotal, tax and
@@ -55,8 +55,8 @@ def _data_line(intake: QuoteIntake, line: int) -> int:
 
 def test_the_corpus_is_all_there() -> None:
     formats = sorted(next(p for p in f.iterdir() if p.stem == "quote").suffix for f in FOLDERS)
-    assert len(FOLDERS) == 48
-    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (26, 12, 10)
+    assert len(FOLDERS) == 49
+    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (27, 12, 10)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
