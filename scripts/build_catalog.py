@@ -446,6 +446,8 @@ LOCAL_GPU_KEYS = [
     "mi325x",
     "mi350x",
     "mi355x",
+    # Grace Hopper: one H100-class GPU per superchip, two in an NVL2 server
+    "gh200",
 ]
 #: How the OEM family files name GPUs -> catalog GPU keys.
 GPU_NAMES = {
@@ -473,6 +475,7 @@ GPU_NAMES = {
     "MI325X": "mi325x",
     "MI350X": "mi350x",
     "MI355X": "mi355x",
+    "GH200": "gh200",
 }
 OEM_FILES = (
     "oem_systems_dell_hpe_lenovo_cisco.csv",

@@ -41,6 +41,9 @@ class Row:
     head_category: str = ""
     corrected: bool = False
     spec_key: str | None = None  # the catalog system a confirmed or exact match names
+    #: Quoted units that make one system: 18 for the compute-tray line of NVL72 racks bought
+    #: as their parts (72 trays are 4 racks); 1 for any other line.
+    units_per_system: int = 1
 
     @property
     def priced(self) -> bool:

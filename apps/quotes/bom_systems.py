@@ -43,6 +43,8 @@ PLATFORM_OVERHEAD_KW = {
 DEFAULT_MAX_GPUS = 10
 #: Forms one person carries: one engine each, never an NVLink neighbour.
 PERSONAL_FORMS = ("laptop", "phone")
+#: A rack-scale system's name: "GB200 NVL72", "NVL36x2", "rack-scale", "SuperCluster".
+_RACK_SCALE = re.compile(r"\bnvl(?:72|36x2)\b|\brack-scale\b|\bsupercluster\b", re.IGNORECASE)
 #: The memory a unified-memory machine is configured with: "48GB unified memory".
 _UNIFIED_GB = re.compile(r"\b(\d{1,3})\s*GB\s+(?:of\s+)?unified\b", re.IGNORECASE)
 
@@ -139,6 +141,13 @@ def _quantities_decide(
         return "per_system", "the quote says its sub-lines are per system"
     if facts.multiplier:
         return "per_system", "the quote gives the number of systems separately"
+    per_system_gpus = gpus_by_reading.get("per_system", 0)
+    if per_system_gpus > max_gpus and 0 < gpus_by_reading.get("totals", 0) <= max_gpus:
+        # the GPUs decide over a shared part: 36 GB300 trays under 2 racks are 18 per rack
+        # even when the one in-row CDU listed with them does not divide over 2
+        return "totals", (
+            f"{per_system_gpus} GPUs per system would not fit a chassis that takes {max_gpus}"
+        )
     odd = [m for m in parts if m.quantity and m.quantity % quantity]
     if odd:
         return "per_system", (
@@ -148,7 +157,6 @@ def _quantities_decide(
     boards = [m for m in parts if m.role == "gpu_board"]
     if any(m.quantity == quantity for m in boards):
         return "totals", f"one GPU board per system: {quantity} boards for {quantity} systems"
-    per_system_gpus = gpus_by_reading.get("per_system", 0)
     if per_system_gpus > max_gpus:
         return "totals", (
             f"{per_system_gpus} GPUs per system would not fit a chassis that takes {max_gpus}"
@@ -207,7 +215,7 @@ def _system_form(system: Row, spec: SystemSpec | None) -> str:
         return "laptop"
     if words & {"phone", "smartphone", "iphone"}:
         return "phone"
-    if "nvl72" in words or "rack-scale" in system.text.casefold():
+    if _RACK_SCALE.search(system.text):
         return "rack"
     return "server"
 
@@ -237,6 +245,10 @@ def read_system(
                     break
     form = _system_form(system, spec)
     quantity = _system_quantity(system, rows, facts)
+    if system.units_per_system > 1:
+        # a rack's compute trays: 72 trays × 4 GPUs are 4 racks of 18 trays, 72 GPUs each
+        quantity //= system.units_per_system
+        form = "rack"
     max_gpus = (
         (spec.gpu_slots or spec.gpu_count or DEFAULT_MAX_GPUS)
         if spec
@@ -326,6 +338,7 @@ def read_system(
             gpu_key = fixed.key
             gpus = spec.max_gpus or 1
             domain = spec.nvlink_domain_gpus
+    gpus *= system.units_per_system  # the GPUs of one tray × the trays of one rack
     if spec is not None and gpu_key and spec.gpu and spec.gpu != gpu_key and not spec.family:
         spec = _family_named(system.text, catalog) or spec
     gpu = _gpu_spec(gpu_key, catalog, form) if gpu_key else None
@@ -357,6 +370,10 @@ def read_system(
                 domain = spec.nvlink_domain_gpus
             elif form == "rack":
                 domain = max(gpus, gpu.nvlink_domain_gpus)
+            elif gpu.form_factor == "rack_nvl72":
+                # a Grace Blackwell system's trays share the NVLink switch trays: an unknown
+                # NVL36x2 of 18 trays is one 72-GPU domain, a GB200 NVL4 blade one of 4
+                domain = min(gpus, gpu.nvlink_domain_gpus)
             elif domain <= 1:
                 domain = min(gpus, max(gpu.nvlink_domain_gpus, 1)) if gpus else 1
             if gpu.form_factor in ("desktop", "workstation", "laptop"):

@@ -70,6 +70,7 @@ _SERVICE_WORDS = frozenset(
         "rma",
         "check",
         "bring",
+        "build",
         "labor",
         "labour",
         "onsite",
@@ -80,7 +81,16 @@ _SERVICE_WORDS = frozenset(
         "einweisung",
     ]
 )
-_SERVICE_PHRASES = ("keep your", "ai enterprise", "health check", "tech care", "burn-in")
+_SERVICE_PHRASES = (
+    "keep your",
+    "ai enterprise",
+    "health check",
+    "tech care",
+    "burn-in",
+    "rack and stack",
+    "rack & stack",
+    "rack-and-stack",
+)
 #: Management controllers, OS preloads: part of the system even when called a licence.
 _MANAGEMENT_WORDS = frozenset(
     ["ilo", "idrac", "xclarity", "bmc", "windows", "ubuntu", "linux", "rhel"]
@@ -102,6 +112,7 @@ _SYSTEM_WORDS = frozenset(
         "macbook",
         "node",
         "solution",
+        "supercluster",  # Supermicro's rack-scale systems: "GB200 NVL36x2 SuperCluster"
         "cto",
         "configure-to-order",
         "dgx",
@@ -112,7 +123,12 @@ _BLADE_SERVER_WORDS = frozenset(["compute", "gpu", "server", "accelerator", "hpc
 _CHASSIS_WORDS = frozenset(["chassis", "barebone", "base", "enclosure"])
 _BOARD_WORDS = frozenset(["baseboard", "board", "tray", "sled"])
 _CARD_WORDS = frozenset(["gpu", "accelerator", "graphics", "edition", "card"])
-_RACK_WORDS = frozenset(["rack", "cabinet"])
+#: Racks and what is built onto them: an "In-row coolant distribution unit" or a "Rear-door
+#: heat exchanger" is the rack's part under a rack line, an accessory beside the systems.
+_RACK_WORDS = frozenset(["rack", "cabinet", "coolant", "exchanger", "exchangers"])
+#: A blade is a server ("EX154n Accelerator Blade", "Compute blade") unless the word before it
+#: names a part: "Slingshot switch blade", "storage blade".
+_BLADE_WORDS = frozenset(["blade", "blades"])
 _ACCESSORY_WORDS = frozenset(
     [
         "cable",
@@ -289,6 +305,7 @@ _GPU_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bgb300\b", "gb300"),
     (r"\bgb200\b", "gb200"),
     (r"\bgb10\b", "gb10"),
+    (r"\bgh200\b", "gh200"),
     (r"\brubin\b", "rubin"),  # "Vera Rubin NVL72 rack", "HGX Rubin NVL8"
     (r"\bh200\s*nvl\b", "h200-nvl"),
     (r"\bh100\s*nvl\b", "h100-nvl"),
@@ -319,6 +336,7 @@ _GPU_WORDS = (
     "gb300",
     "gb200",
     "gb10",
+    "gh200",
     "rubin",
     "h200",
     "h100",
@@ -328,11 +346,12 @@ _GPU_WORDS = (
     "a100",
     "mi3",
 )
-#: A line naming several GPUs on one carrier: an HGX or SXM board, AMD's 8-GPU OAM universal
-#: baseboard ("AMD Instinct MI300X 8-GPU Baseboard", "MI300X Platform", "UBB"). An OAM alone is
-#: one module, one GPU, as an SXM5 GPU is.
+#: A line naming several GPUs on one carrier: an HGX or SXM board, a Grace superchip (a GH200
+#: NVL2 pair, a GB200 NVL4), AMD's 8-GPU OAM universal baseboard ("AMD Instinct MI300X 8-GPU
+#: Baseboard", "MI300X Platform", "UBB"). An OAM alone is one module, one GPU, as an SXM5 GPU
+#: is.
 _BOARD_RE = re.compile(
-    r"\bhgx\b|\bsxm\d?\b|baseboard|\bgpu board\b|gpu tray|compute tray|\bubb\b|"
+    r"\bhgx\b|\bsxm\d?\b|baseboard|\bgpu board\b|gpu tray|compute tray|\bubb\b|superchip|"
     r"\bmi3\d\dx\s+platform\b",
     re.IGNORECASE,
 )
@@ -346,8 +365,15 @@ _COUNT_GPUS = re.compile(r"\b(\d{1,3})\s*[x×]\s*(?:[\w-]+\s+){0,3}?gpus?\b", re
 _COUNT_DASH = re.compile(r"\b(\d{1,3})[- ]gpus?\b", re.IGNORECASE)
 _COUNT_AFTER = re.compile(_GPU_NAME + r"[^,;()]{0,30}?\s[x×]\s*(\d{1,3})\b", re.IGNORECASE)
 _SUPERCHIP = re.compile(r"(\d{1,3})\s*[x×]\s*(?:nvidia\s+)?gb[23]00[^,;]*?superchip", re.I)
+#: The superchip products named by their GPUs: "GB200 NVL4" (two Grace, four Blackwell),
+#: "GH200 NVL2" (two Grace Hopper superchips). The NVL72 of a rack or the NVL16 of "HGX B300
+#: NVL16" (16 dies, 8 GPUs) does not count a line's GPUs.
+_NVL_SUPERCHIP = re.compile(r"\bg[hb][23]00\s+nvl\s?([24])\b", re.I)
 BRIDGE_RE = re.compile(r"\bnvlink\b[^,;]*\bbridge\b|\bbridge\b[^,;]*\bnvlink\b", re.I)
 WAYS_RE = re.compile(r"\b(\d)[- ]?way\b|\b(\d)[- ]slot\b", re.IGNORECASE)
+#: An aside in parentheses inside the noun phrase ("Dell Integrated Rack Scalable Systems (IRSS)
+#: factory rack build"): the words after it still belong to the head.
+_ASIDE = re.compile(r"\s*\([^()]{1,40}\)(?=\s+[a-z])", re.IGNORECASE)
 _HEAD_SPLIT = re.compile(
     r",|;|:|\(|\s[-–—]\s|\s(?:for|with|w/|incl\.?|including|includes|mit|für|auf|per)\s",
     re.IGNORECASE,
@@ -419,8 +445,13 @@ def gpu_mention(text: str) -> GpuMention | None:
     count: int | None = None
     superchip = _SUPERCHIP.search(text)
     explicit = _COUNT_GPUS.search(text)
+    nvl = _NVL_SUPERCHIP.search(text)
     if superchip and not explicit:
-        count = 2 * int(superchip.group(1))  # a GB200 superchip carries two GPUs
+        # a GB200 superchip carries two GPUs, a GB200 NVL4 superchip four
+        per = int(nvl.group(1)) if nvl and nvl.start() >= superchip.start() else 2
+        count = per * int(superchip.group(1))
+    elif nvl and not explicit and not _COUNT_BEFORE.search(text):
+        count = int(nvl.group(1))
     for regex in (_COUNT_GPUS, _COUNT_BEFORE, _COUNT_DASH, _COUNT_AFTER):
         found = regex.search(text) if count is None else None
         if found:
@@ -443,13 +474,14 @@ def accelerator_named(text: str) -> str | None:
 def head(text: str) -> str:
     """The words before the first separator: "Dell ProDeploy Plus for PowerEdge XE9680" →
     "Dell ProDeploy Plus"."""
-    text = text.replace("\n", " ").strip()
+    text = _ASIDE.sub("", text.replace("\n", " ").strip())
     parts = _HEAD_SPLIT.split(text, maxsplit=1)
     head = parts[0].strip()
     # "Onsite installation and rack mounting": the first of two coordinated nouns leads, when
-    # it names something; "3 Year Parts and Labor Warranty" is named by its last noun.
+    # it names something; "3 Year Parts and Labor Warranty" is named by its last noun, "Rack &
+    # stack" by its phrase.
     first = _AND_SPLIT.split(head, maxsplit=1)[0].strip()
-    if first == head or head_category(first):
+    if first == head or (head_category(first) and not _service_phrase(head.casefold())):
         head = first
     return head or text
 
@@ -469,6 +501,10 @@ def _stem(word: str) -> str:
     return word.rstrip("0123456789") or word
 
 
+def _service_phrase(folded: str) -> bool:
+    return any(p in folded for p in _SERVICE_PHRASES)
+
+
 def head_category(head: str) -> str:
     """What the head names, from its last noun backwards (module doc). Services and
     management controllers anywhere in the head decide first."""
@@ -476,7 +512,7 @@ def head_category(head: str) -> str:
     words = [_stem(w) for w in words_of(head)]
     if any(w in _MANAGEMENT_WORDS for w in words):
         return "component"
-    if any(p in folded for p in _SERVICE_PHRASES):
+    if _service_phrase(folded):
         return "service"
     if (words and words[0] in FREIGHT_WORDS) or any(w in FREIGHT_WORDS for w in words[-2:]):
         return "freight"
@@ -493,6 +529,11 @@ def head_category(head: str) -> str:
             continue
         if word in _SERVICE_WORDS:
             return "service"
+        if word in _BLADE_WORDS:
+            before = words[position - 1] if position else ""
+            if before in _COMPONENT_WORDS or before in _ACCESSORY_WORDS:
+                return "component" if before in _COMPONENT_WORDS else "accessory"
+            return "system"
         if word in _BOARD_WORDS:
             return "board"
         if word in _CARD_WORDS:
@@ -500,7 +541,9 @@ def head_category(head: str) -> str:
         if word in _SYSTEM_WORDS:
             return "system"
         if word in _CHASSIS_WORDS:
-            return "chassis"
+            # "IR7000 50OU rack enclosure" is a rack, not a server's CTO chassis
+            before = words[position - 1] if position else ""
+            return "rack" if before in _RACK_WORDS else "chassis"
         if word in _RACK_WORDS:
             return "rack"
         if word in _ACCESSORY_WORDS:

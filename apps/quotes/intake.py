@@ -325,7 +325,7 @@ def _match_problems(
         )
         money_line = (
             out.role in MONEY_ROLES
-            or (out.role in ("freight", "note") and out.quantity is None)
+            or (out.role in ("freight", "note", "discount") and out.quantity is None)
             or (row is not None and row.head_category == "multiplier")
         )
         # A money row's label sits where the grid has a price or a part number ("Product

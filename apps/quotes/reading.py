@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
+from apps.quotes.bom_blocks import ends_flat_block, shared_by_systems, trays_as_racks
 from apps.quotes.bom_rows import Row, line_row, rows_from
 from apps.quotes.bom_systems import (
     ChildQuantities,
@@ -254,9 +255,12 @@ def _first_pass(row: Row, families: _Families) -> None:
             gpu = gpu_mention(row.text)
             category = head_category(row.text.split(":", 1)[-1]) if ":" in row.text else ""
             label = row.text.split(":", 1)[0].casefold() if ":" in row.text else ""
+            # "GB300 NVL72 rack x 4 (L11, fully integrated)" heads the racks' lines: a banner
+            # naming systems is a heading, not loose GPUs
+            names_systems = head_category(head(row.text)) in ("rack", "system")
             if GROUP_LABEL_RE.match(label.strip()):
                 row.role = "note"  # a numbered group's banner titles its block
-            elif gpu is not None and gpu.count:
+            elif gpu is not None and gpu.count and not names_systems:
                 row.role, row.gpu = ("gpu_board" if gpu.board else "gpu_card"), gpu
             elif (
                 ":" in row.text and label and len(label) < 30 and row.text.split(":", 1)[1].strip()
@@ -346,13 +350,14 @@ def _line_first_pass(row: Row, families: _Families) -> None:
     if category == "freight" and not row.number.count("."):
         row.role = "freight"
         return
-    if BRIDGE_RE.search(text):
+    head_gpu = families.gpu(head)
+    if BRIDGE_RE.search(head) or (BRIDGE_RE.search(text) and head_gpu is None):
+        # "GH200 NVL2 Superchip pair with NVLink bridge" is the GPUs, their bridge included
         row.role = "nvlink_bridge"
         ways = WAYS_RE.search(text)
         row.bridge_ways = int(ways.group(1) or ways.group(2)) if ways else 2
         return
     gpu = families.gpu(text)
-    head_gpu = families.gpu(head)
     if ADAPTER_RE.search(head):
         row.role, row.head_category = "accessory", "peripheral"
         return
@@ -487,8 +492,12 @@ def _nest(rows: list[Row]) -> None:
             continue
         if parent is None and current_system is not None:
             system = rows[current_system]
-            if row.group and system.group and row.group != system.group:
+            if (row.group and system.group and row.group != system.group) or ends_flat_block(
+                row, system
+            ):
                 current_system = None
+            elif shared_by_systems(row, system):
+                pass  # beside the systems, not in each of them
             elif row.role in (
                 "gpu_board",
                 "gpu_card",
@@ -497,7 +506,14 @@ def _nest(rows: list[Row]) -> None:
                 "component",
                 "note",
             ) or (
-                row.role == "accessory" and row.line is not None and (not row.priced or row.guessed)
+                row.role == "accessory"
+                and row.line is not None
+                and (
+                    not row.priced
+                    or row.guessed
+                    # the rack enclosures of racks bought as their trays: the racks' own
+                    or (row.head_category == "rack" and system.units_per_system > 1)
+                )
             ):
                 parent = current_system
         row.parent = parent
@@ -589,6 +605,7 @@ def bom_read(
         fix = corrections.get(row.line) if row.line is not None else None
         if fix is not None and fix.role is not None:
             row.role, row.corrected, row.guessed = fix.role, True, False
+    trays_as_racks(rows, catalog, families.find)
     _one_total(rows)
     _nest(rows)
     _refine(rows, families)

@@ -1,7 +1,7 @@
-"""The bill-of-materials corpus (tests/fixtures/boms/, 43 quotes written the way Dell, HPE,
-Lenovo, Cisco, Fujitsu, Eviden, Supermicro, Gigabyte, ASUS, NVIDIA partners and workstation
-builders send them, 23 CSV, 12 XLSX, 8 PDF): every quote read end to end by intake, against the
-reading its expect.json states.
+"""The bill-of-materials corpus (tests/fixtures/boms/, 56 quotes written the way Dell, HPE,
+Lenovo, Cisco, Fujitsu, Eviden, Supermicro, Gigabyte, ASUS, NVIDIA partners, rack-scale ODMs
+(Wiwynn, Foxconn) and workstation builders send them, 30 CSV, 15 XLSX, 11 PDF): every quote read
+end to end by intake, against the reading its expect.json states.
 
 Data-line numbers are every row below the header in file order (banner, $0, subtotal, tax and
 total rows included; a PDF's letterhead and terms excluded), as the corpus README defines them.
@@ -26,6 +26,9 @@ FOLDERS = sorted(p for p in BOMS.iterdir() if (p / "expect.json").exists())
 #: "Memory DIMM Type and Speed") that only its module name marks as a selection, not a part.
 KNOWN_MISREADS: dict[str, dict[int, str]] = {
     "dell-r760xa-l40s-module-export-xlsx": {7: "component"},
+    # The rack's power shelves, numbered as their own item ("4") after the 18 XE9712 trays:
+    # a numbered top-level line ends the system's block, so the shelf reads as an accessory.
+    "dell-xe9712-18-trays-as-servers-ir7000": {7: "accessory"},
 }
 
 
@@ -52,8 +55,8 @@ def _data_line(intake: QuoteIntake, line: int) -> int:
 
 def test_the_corpus_is_all_there() -> None:
     formats = sorted(next(p for p in f.iterdir() if p.stem == "quote").suffix for f in FOLDERS)
-    assert len(FOLDERS) == 43
-    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (23, 12, 8)
+    assert len(FOLDERS) == 56
+    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (30, 15, 11)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)

@@ -33,7 +33,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     ),
     "quantity": (
         "qty", "quantity", "units", "qte", "menge", "anzahl", "stuck", "stk", "quantite",
-        "cantidad", "cant", "count", "qty ordered", "order qty",
+        "cantidad", "cant", "count", "qty ordered", "order qty", "q ty",
     ),
     "unit_price": (
         "unit price", "unit cost", "price each", "unit net price", "net unit price",

@@ -55,7 +55,7 @@ _ZERO_WORDS = frozenset(
 #: Words that mean "no amount here".
 _EMPTY_WORDS = frozenset({"-", "–", "—", "n/a", "na", "tbd", "tba", "--", "---"})
 _QUANTITY_UNITS = re.compile(
-    r"\s*(?:x|ea\.?|each|pcs?\.?|pieces?|units?|stk\.?|stück|st\.?|pz\.?|uds?\.?|unités?)$",
+    r"\s*(?:x|ea\.?|each|pcs?\.?|pieces?|units?|sets?|stk\.?|stück|st\.?|pz\.?|uds?\.?|unités?)$",
     re.IGNORECASE,
 )
 

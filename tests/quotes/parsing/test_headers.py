@@ -35,6 +35,11 @@ from apps.quotes.parsing.metadata import date_normalize, metadata_read, vendor_k
             ["Item", "Part Number", "Description", "Qty", "Unit Price", "Extended Price"],
             [None, "part_number", "description", "quantity", "unit_price", "extended_price"],
         ),
+        # Taiwanese ODM quotations (Foxconn, Wiwynn, Quanta) write "Q'ty"
+        (
+            ["Item", "Part No.", "Description", "Q'ty", "Unit Price", "Amount"],
+            [None, "part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
     ],
 )
 def test_header_synonyms_in_four_languages(cells: list[str], expected: list[str | None]) -> None:

@@ -66,6 +66,8 @@ def test_amount_parse_refuses_text(text: str) -> None:
         ("4 ea", ".", 4),
         ("8x", ".", 8),
         ("3 Stk.", ",", 3),
+        ("2 sets", ".", 2),  # an ODM's racks: "2 sets", "36 pcs"
+        ("1 set", ".", 1),
         (" 16 ", ".", 16),
         ("", ".", None),
     ],
