@@ -139,6 +139,12 @@ def _quantities_decide(
         return "per_system", "the quote says its sub-lines are per system"
     if facts.multiplier:
         return "per_system", "the quote gives the number of systems separately"
+    stated = _stated_reading(system, gpus_by_reading)
+    if stated:
+        return stated, (
+            f"line {system.line} says {gpus_by_reading[stated]} GPUs per system, as its "
+            f"sub-lines read {'per system' if stated == 'per_system' else 'as order totals'}"
+        )
     odd = [m for m in parts if m.quantity and m.quantity % quantity]
     if odd:
         return "per_system", (
@@ -159,6 +165,17 @@ def _quantities_decide(
     if priced and system.priced and len(priced) >= len(parts) / 2:
         return "totals", "every part is priced on its own line (itemized totals layout)"
     return "ambiguous", ""
+
+
+def _stated_reading(system: Row, gpus_by_reading: Mapping[str, int]) -> Decision | None:
+    """The reading that gives the GPU count the system's own line states, when only one does:
+    "2 × PowerEdge XE9680 ... 8x NVIDIA H200" over sub-lines of 8 H200 and 2 CPUs is per
+    system (8 each), though the 2 CPUs alone would look like one per system quoted twice."""
+    stated = system.gpu.count if system.gpu is not None else None
+    if not stated:
+        return None
+    fits = [r for r in ("per_system", "totals") if gpus_by_reading.get(r) == stated]
+    return fits[0] if len(fits) == 1 else None  # type: ignore[return-value]
 
 
 def _system_quantity(system: Row, rows: list[Row], facts: QuoteFacts | None = None) -> int:

@@ -325,7 +325,8 @@ def _match_problems(
         )
         money_line = (
             out.role in MONEY_ROLES
-            or (out.role in ("freight", "note") and out.quantity is None)
+            # "Projektrabatt 4%" | | -8'247.55: a discount is an amount, it needs no quantity
+            or (out.role in ("freight", "note", "discount") and out.quantity is None)
             or (row is not None and row.head_category == "multiplier")
         )
         # A money row's label sits where the grid has a price or a part number ("Product

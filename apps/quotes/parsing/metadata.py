@@ -60,6 +60,16 @@ KNOWN_VENDORS: tuple[tuple[str, str], ...] = (
     ("bechtle", "Bechtle"),
     ("cancom", "Cancom"),
     ("computacenter", "Computacenter"),
+    ("ingram micro", "Ingram Micro"),
+    ("td synnex", "TD SYNNEX"),
+    ("arrow electronics", "Arrow"),
+    ("world wide technology", "WWT"),
+    ("wwt", "WWT"),
+    ("softchoice", "Softchoice"),
+    ("softcat", "Softcat"),
+    ("pc connection", "Connection"),
+    ("data 3", "Data#3"),
+    ("dicker data", "Dicker Data"),
 )
 _LABEL_SPLIT = re.compile(r"^\s*([^:#]{1,40}?(?:\s*(?:#|n°|nº|no\.|nr\.))?)\s*[:#]\s*(.+)$")
 _LABEL_NUMBER = re.compile(

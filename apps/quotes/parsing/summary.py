@@ -33,7 +33,7 @@ _CHARGE_RE = re.compile(
 )
 _TAX_RE = re.compile(
     r"^(?:\d+(?: \d+)? )?(?:tax|taxes|sales tax|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|"
-    r"tva|iva|gst|hst|estimated tax)\b"
+    r"tva|iva|gst|hst|igst|cgst|sgst|utgst|estimated tax)\b"
 )
 
 

@@ -1,0 +1,73 @@
+"""Distributor and reseller quotes (Ingram Micro, Bechtle, Connection, WWT, Computacenter...):
+the system line's own GPU count over dual-socket CPUs, India's IGST, Swiss and Indian number
+grouping. tests/quotes/test_reading_corpus.py reads the full quotes these come from.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.intake import QuoteIntake, quote_intake
+from apps.quotes.parsing.metadata import metadata_read
+
+HEADER = "Item,Part Number,Description,Qty,Unit Price,Extended Price\n"
+
+
+def read(catalog: CatalogSnapshot, body: str, header: str = HEADER) -> QuoteIntake:
+    return quote_intake((header + body).encode(), "quote.csv", catalog)
+
+
+def row_roles(intake: QuoteIntake) -> list[str]:
+    return [role for _row, role in intake.row_roles]
+
+
+def test_the_system_lines_gpu_count_beats_two_cpus_for_two_servers(
+    catalog: CatalogSnapshot,
+) -> None:
+    # 2 servers, each "8x H200", sub-lines 8 GPUs and 2 CPUs: the 2 CPUs are per server
+    # (dual socket), not one CPU per server quoted twice; the line's own 8x settles it.
+    intake = read(
+        catalog,
+        '1,210-BDJV,"PowerEdge XE9680 Rack Server, 8x NVIDIA H200 141GB SXM5",2,285400,570800\n'
+        "1.1,490-BKFP,NVIDIA HGX H200 141GB SXM5 700W GPU,8,Included,0.00\n"
+        "1.2,338-CHSG,Intel Xeon Platinum 8568Y+ 2.3G 48C/96T,2,Included,0.00\n",
+    )
+    (xe9680,) = intake.systems
+    assert (xe9680.quantity, xe9680.gpus_per_system) == (2, 8)
+    assert intake.child_quantities == "per_system"
+
+
+def test_india_igst_is_the_tax_line(catalog: CatalogSnapshot) -> None:
+    intake = read(
+        catalog,
+        '1,MQM9790-NS2F,NVIDIA Quantum-2 QM9790 switch,1,"28,90,000.00","28,90,000.00"\n'
+        ',,Sub Total,,,"28,90,000.00"\n'
+        ',,IGST @ 18%,,,"5,20,200.00"\n'
+        ',,Grand Total,,,"34,10,200.00"\n',
+    )
+    assert row_roles(intake) == ["accessory", "subtotal", "tax", "total"]
+    assert intake.summary.total == Decimal("3410200.00")
+    assert not intake.line_problems
+
+
+def test_a_distributor_named_in_the_letterhead_is_the_vendor() -> None:
+    found = metadata_read([["Ingram Micro India Pvt. Ltd."], ["Quotation No.", "IMI/26/4512"]])
+    assert found["vendor"] == "Ingram Micro"
+
+
+def test_a_discount_with_only_an_amount_is_not_an_unreadable_line(
+    catalog: CatalogSnapshot,
+) -> None:
+    # Swiss reseller: the project discount has no quantity, only its (negative) amount.
+    intake = read(
+        catalog,
+        "10;5124410;Lenovo ThinkSystem SR650a V4 Server;1;61’480.00;61’480.00\n"
+        "50;;Projektrabatt 4%;;;-2’459.20\n"
+        ";;Total exkl. MWST;;;59’020.80\n"
+        ";;MWST 8.1%;;;4’780.70\n"
+        ";;Total inkl. MWST;;;63’801.50\n",
+        header="Pos.;Artikelnr.;Bezeichnung;Menge;Einzelpreis CHF;Total CHF\n",
+    )
+    assert row_roles(intake) == ["system", "discount", "subtotal", "tax", "total"]
+    assert not [p for p in intake.line_problems if "could not be read" in p.title]
