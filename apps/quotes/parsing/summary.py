@@ -83,7 +83,7 @@ def summary_amount(
         number = cell_number(cells[index])
         if number is not None:
             return number
-        text = texts[index]
+        text = texts[index] if index < len(texts) else ""  # texts end at the last filled cell
         if text and any(ch.isdigit() for ch in text) and "%" not in text:
             try:
                 value = amount_parse(text, decimal_separator=decimal_separator)
