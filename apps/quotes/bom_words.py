@@ -213,6 +213,14 @@ _COMPONENT_WORDS = frozenset(
     ]
 )
 NOTE_HEADS = ("no ", "factory integrated")
+#: A line offered beside the quote, not in it: "Optional - 2 additional XE9680 ...",
+#: "Alternative: 4x L40S instead of H100 NVL", "[Optional] Financing: 36-month lease".
+#: Its price is not part of the total and what it names is not ordered.
+OFFER_RE = re.compile(
+    r"^[\[(*]?\s*(?:optional|option\s*[:\-–]|alternative|alternate|alt\.|alternativ|"
+    r"wahlweise|optionnel|opcional)(?:\s*(?:item|line|position))?\s*[\])]?\s*[:\-–,]",
+    re.IGNORECASE,
+)
 #: A label row that gives the number of systems a per-system configuration is for.
 MULTIPLIER_RE = re.compile(
     r"^(?:configuration quantity|number of (?:systems|servers|units)|system quantity|"

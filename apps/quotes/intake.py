@@ -261,11 +261,13 @@ MONEY_ROLES = frozenset({"subtotal", "total", "tax"})
 
 def _lines_sum(lines: list[ParsedLine], out: list[QuoteLineOut]) -> Decimal | None:
     """The items' amounts, discounts and freight lines included; subtotal, total and tax
-    lines (and a freight amount with no quantity, which sits beside the subtotal) left out."""
+    lines (and a freight amount with no quantity, which sits beside the subtotal) left out,
+    and notes: an "Optional - ..." line's price is offered, not part of the total."""
     amounts = [
         a
         for line, o in zip(lines, out, strict=True)
         if o.role not in MONEY_ROLES
+        and o.role != "note"
         and not (o.role == "freight" and o.quantity is None)
         and (a := _line_amount(line)) is not None
     ]

@@ -52,6 +52,7 @@ from apps.quotes.bom_words import (
     MULTIPLIER_RE,
     NO_NOTE_RE,
     NOTE_HEADS,
+    OFFER_RE,
     PER_UNIT_RE,
     SERVICE_PART,
     SLED_RE,
@@ -253,7 +254,9 @@ def _first_pass(row: Row, families: _Families) -> None:
             gpu = gpu_mention(row.text)
             category = head_category(row.text.split(":", 1)[-1]) if ":" in row.text else ""
             label = row.text.split(":", 1)[0].casefold() if ":" in row.text else ""
-            if gpu is not None and gpu.count:
+            if OFFER_RE.match(row.text):
+                row.role = "note"  # "Optional - Financing: 36-month lease": not ordered
+            elif gpu is not None and gpu.count:
                 row.role, row.gpu = ("gpu_board" if gpu.board else "gpu_card"), gpu
             elif (
                 ":" in row.text and label and len(label) < 30 and row.text.split(":", 1)[1].strip()
@@ -328,8 +331,8 @@ def _line_first_pass(row: Row, families: _Families) -> None:
     if (pn and HPE_OPTION_SUFFIX.match(pn)) or text.casefold().startswith(NOTE_HEADS):
         row.role = "note"
         return
-    if NO_NOTE_RE.match(text):
-        row.role = "note"
+    if NO_NOTE_RE.match(text) or OFFER_RE.match(text):
+        row.role = "note"  # "Optional - ...": offered beside the quote, not ordered
         return
     head = families.head(text)
     category = families.head_category(head)

@@ -71,3 +71,18 @@ def test_a_discount_with_only_an_amount_is_not_an_unreadable_line(
     )
     assert row_roles(intake) == ["system", "discount", "subtotal", "tax", "total"]
     assert not [p for p in intake.line_problems if "could not be read" in p.title]
+
+
+def test_an_optional_line_is_offered_not_ordered(catalog: CatalogSnapshot) -> None:
+    # A reseller prices an optional extra server beside the quote: not a system, not in the
+    # total (515,000 + 1,000 tax = 516,000 adds up without the optional 515,000).
+    intake = read(
+        catalog,
+        "1,DGXB-G1440+P2CMI36,NVIDIA DGX B200,1,515000,515000\n"
+        "2,DGXB-G1440+P2CMI36,Optional - additional NVIDIA DGX B200,1,515000,515000\n"
+        ',,"Alternative: Financing: 36-month FMV lease $14,900.00/month",,,\n'
+        ",,Subtotal,,,515000\n,,Sales Tax,,,1000\n,,Total,,,516000\n",
+    )
+    assert row_roles(intake) == ["system", "note", "note", "subtotal", "tax", "total"]
+    assert [s.quantity for s in intake.systems] == [1]
+    assert not intake.line_problems
