@@ -23,7 +23,15 @@ from typing import Literal
 
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
 from apps.quotes.bom_rows import Row
-from apps.quotes.bom_words import AIR_RE, LIQUID_RE, PER_SYSTEM_RE, gpu_mention, head, words_of
+from apps.quotes.bom_words import (
+    AIR_RE,
+    LIQUID_RE,
+    OFFER_RE,
+    PER_SYSTEM_RE,
+    gpu_mention,
+    head,
+    words_of,
+)
 from apps.quotes.schemas import LineCorrection, LineProblem, QuotedSystem
 from apps.words import VEHICLES
 
@@ -89,10 +97,17 @@ class QuoteFacts:
         multipliers = [r for r in rows if r.head_category == "multiplier"]
         return cls(
             children=children,
-            per_system_note=any(PER_SYSTEM_RE.search(t) for t in notes),
+            per_system_note=any(_says_per_system(t) for t in notes),
             multiplier=bool(multipliers),
             multipliers=[r.quantity for r in multipliers if r.quantity is not None],
         )
+
+
+def _says_per_system(note: str) -> bool:
+    """A note that says the sub-lines are per system ("Configuration per server"), but not an
+    offer beside the quote ("ALTERNATE: XE9680 with H100 ... (per server, not included)"):
+    what an offer is priced per says nothing of the ordered lines."""
+    return PER_SYSTEM_RE.search(note) is not None and OFFER_RE.match(note) is None
 
 
 def system_members(rows: list[Row], system: Row, facts: QuoteFacts | None = None) -> list[Row]:
@@ -135,7 +150,7 @@ def _quantities_decide(
     facts = facts or QuoteFacts.of(rows)
     block = rows[system.index + 1 : max(m.index for m in members) + 1]  # rows[i].index == i
     notes = [r.text for r in block if r.role == "note" or r.line is None]
-    if facts.per_system_note or any(PER_SYSTEM_RE.search(t) for t in notes):
+    if facts.per_system_note or any(_says_per_system(t) for t in notes):
         return "per_system", "the quote says its sub-lines are per system"
     if facts.multiplier:
         return "per_system", "the quote gives the number of systems separately"

@@ -86,3 +86,35 @@ def test_an_optional_line_is_offered_not_ordered(catalog: CatalogSnapshot) -> No
     assert row_roles(intake) == ["system", "note", "note", "subtotal", "tax", "total"]
     assert [s.quantity for s in intake.systems] == [1]
     assert not intake.line_problems
+
+
+def test_the_sell_price_beside_the_list_price_is_the_price(catalog: CatalogSnapshot) -> None:
+    # Distributor layout: list, discount, sell. The lines add up at sell, not at list.
+    intake = read(
+        catalog,
+        "1,920-9B210-00FN-0D0,NVIDIA Quantum-2 QM9790 switch,2,44995.00,89990.00,22%,35096.10,"
+        "70192.20\n"
+        ",,,,,,,Total,70192.20\n",
+        header="Line,Mfr Part #,Description,Qty,Unit List,Ext List,Disc %,Unit Sell,Ext Sell\n",
+    )
+    (line,) = intake.summary.lines
+    assert (line.unit_price, line.extended_price) == (Decimal("35096.10"), Decimal("70192.20"))
+    assert not intake.line_problems
+
+
+def test_an_alternates_per_server_says_nothing_of_the_ordered_sub_lines(
+    catalog: CatalogSnapshot,
+) -> None:
+    # 4 servers with one 8-GPU board each, quoted as order totals; the alternate below is
+    # priced "per server", which must not make 4 boards per server (32 GPUs in an XE9680).
+    intake = read(
+        catalog,
+        "1,210-BDJV,PowerEdge XE9680 Rack Server,4,255750,1023000\n"
+        "1.1,490-BKFN,NVIDIA HGX H200 141GB 700W SXM5 8-GPU Baseboard,4,0,0\n"
+        "1.2,338-CHSG,Intel Xeon Platinum 8568Y+ Processor,8,0,0\n"
+        '2,210-BDJV,"ALTERNATE: PowerEdge XE9680 with 8x H100 SXM5 (per server, not included)",'
+        "1,209560,209560\n",
+    )
+    (xe9680,) = intake.systems
+    assert (xe9680.quantity, xe9680.gpus_per_system) == (4, 8)
+    assert intake.child_quantities == "totals"

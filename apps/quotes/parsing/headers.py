@@ -40,14 +40,17 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "unit sell price", "sell price", "net price", "price per unit", "unit", "each", "price",
         "list price", "unit list price", "einzelpreis", "stuckpreis", "e preis", "ep", "preis",
         "prix unitaire", "pu", "prix unitaire ht", "prix", "precio unitario", "precio",
-        "precio unidad",
+        "precio unidad", "unit sell", "sell unit", "your price", "customer price", "unit net",
+        "net unit", "unit selling price", "selling price",
     ),
     "extended_price": (
         "extended price", "ext price", "ext cost", "extended cost", "extended",
         "extended net price", "total price", "line total", "total", "amount", "net amount",
         "subtotal", "total cost", "gesamtpreis", "gesamt", "gesamtbetrag", "betrag", "summe", "gp",
         "montant", "montant ht", "total ht", "prix total", "importe", "precio total",
-        "total linea", "option list price", "option price",
+        "total linea", "option list price", "option price", "ext sell", "extended sell",
+        "ext sell price", "extended sell price", "ext net", "extended net", "total sell",
+        "sell total", "ext net price",
     ),
 }
 # fmt: on
@@ -106,6 +109,20 @@ def _field_for(cell: str) -> tuple[str, int] | None:
     return best
 
 
+#: A price column at list ("Unit List", "Ext List", "MSRP"): what the customer would pay
+#: without the deal. Beside a sell or net column it is not the price; alone it is.
+_LIST_PRICE = re.compile(r"\b(?:list|msrp|rrp|uvp)\b")
+_LIST_PENALTY = 1000
+
+
+def _list_penalty(field: str, cell: str) -> int:
+    """Distributors show list and sell side by side ("Unit List | Disc % | Unit Sell"): the
+    list columns rank below every other price column."""
+    if field in ("unit_price", "extended_price") and _LIST_PRICE.search(header_normalize(cell)):
+        return _LIST_PENALTY
+    return 0
+
+
 def header_map(cells: Sequence[str]) -> dict[str, int]:
     """Map our fields to column indexes for one candidate header row.
 
@@ -117,7 +134,7 @@ def header_map(cells: Sequence[str]) -> dict[str, int]:
             continue
         found = _field_for(cell)
         if found:
-            candidates.append((found[1], found[0], index))
+            candidates.append((found[1] + _list_penalty(found[0], cell), found[0], index))
     chosen: dict[str, int] = {}
     used: set[int] = set()
     for _rank, field, index in sorted(candidates):
