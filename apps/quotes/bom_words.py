@@ -78,9 +78,17 @@ _SERVICE_WORDS = frozenset(
         "wartung",
         "inbetriebnahme",
         "einweisung",
+        # a reseller's own work on the order: staging, imaging, tagging, racking
+        "staging",
+        "imaging",
+        "tagging",
+        "racking",
     ]
 )
-_SERVICE_PHRASES = ("keep your", "ai enterprise", "health check", "tech care", "burn-in")
+_SERVICE_PHRASES = (
+    "keep your", "ai enterprise", "health check", "tech care", "burn-in",
+    "configuration centre", "configuration center", "asset tag",
+)  # fmt: skip
 #: Management controllers, OS preloads: part of the system even when called a licence.
 _MANAGEMENT_WORDS = frozenset(
     ["ilo", "idrac", "xclarity", "bmc", "windows", "ubuntu", "linux", "rhel"]
@@ -213,6 +221,9 @@ _COMPONENT_WORDS = frozenset(
     ]
 )
 NOTE_HEADS = ("no ", "factory integrated")
+#: A head ending in "Module": a memory or TPM module is a component, but HPE sells the
+#: HGX board of an XD685 as "NVIDIA HGX B200 180GB 8-GPU Air-Cooled Module".
+MODULE_HEAD_RE = re.compile(r"\bmodules?\s*$", re.IGNORECASE)
 #: A line offered beside the quote, not in it: "Optional - 2 additional XE9680 ...",
 #: "Alternative: 4x L40S instead of H100 NVL", "[Optional] Financing: 36-month lease".
 #: Its price is not part of the total and what it names is not ordered.

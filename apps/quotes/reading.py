@@ -49,6 +49,7 @@ from apps.quotes.bom_words import (
     FREIGHT_WORDS,
     HPE_OPTION_SUFFIX,
     LENOVO_CTO,
+    MODULE_HEAD_RE,
     MULTIPLIER_RE,
     NO_NOTE_RE,
     NOTE_HEADS,
@@ -336,6 +337,10 @@ def _line_first_pass(row: Row, families: _Families) -> None:
         return
     head = families.head(text)
     category = families.head_category(head)
+    if category == "component" and MODULE_HEAD_RE.search(head):
+        carried = families.gpu(head)
+        if carried is not None and carried.board:
+            category = "board"  # "HGX B200 180GB 8-GPU Air-Cooled Module": the GPU board
     row.head_category = category
     if SERVICE_PART.match(pn) and category not in ("component",):
         row.role = "service"

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.intake import QuoteIntake, quote_intake
-from apps.quotes.parsing.metadata import metadata_read
+from apps.quotes.parsing.metadata import date_normalize, day_first, metadata_read
 
 HEADER = "Item,Part Number,Description,Qty,Unit Price,Extended Price\n"
 
@@ -118,3 +118,31 @@ def test_an_alternates_per_server_says_nothing_of_the_ordered_sub_lines(
     (xe9680,) = intake.systems
     assert (xe9680.quantity, xe9680.gpus_per_system) == (4, 8)
     assert intake.child_quantities == "totals"
+
+
+def test_hpes_gpu_module_is_the_gpu_board(catalog: CatalogSnapshot) -> None:
+    # HPE names the XD685's HGX board a "Module"; a memory module stays a component.
+    intake = read(
+        catalog,
+        "1,P71671-B21,HPE ProLiant Compute XD685 8-GPU CTO Server,2,96450,192900\n"
+        "1.1,P74372-B21,HPE XD685 NVIDIA HGX B200 180GB 8-GPU Air-Cooled Module,2,271300,542600\n"
+        "1.2,P64986-B21,HPE 64GB Dual Rank x4 DDR5-6400 Registered Memory Module,48,742,35616\n",
+    )
+    assert row_roles(intake) == ["system", "gpu_board", "component"]
+    (xd685,) = intake.systems
+    assert (xd685.quantity, xd685.gpus_per_system, xd685.nvlink_domain_gpus) == (2, 8, 8)
+
+
+def test_a_pound_or_rupee_quote_writes_the_day_first() -> None:
+    found = metadata_read([["Quotation Date: 02/06/2026"], ["Currency: GBP"]])
+    assert date_normalize(found["quote_date"], day_first=day_first(".", "GBP")) == "2026-06-02"
+    assert date_normalize("02/06/2026", day_first=day_first(".", "USD")) == "2026-02-06"
+
+
+def test_a_resellers_own_work_on_the_order_is_a_service(catalog: CatalogSnapshot) -> None:
+    intake = read(
+        catalog,
+        '6,CC-LOGISTICS,"Configuration Centre build, asset tagging",1,1350,1350\n'
+        "7,ZSTAGE,Staging and imaging of workstations,10,85,850\n",
+    )
+    assert row_roles(intake) == ["service", "service"]

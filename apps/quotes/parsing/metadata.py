@@ -170,6 +170,20 @@ _DATE_PATTERNS = (
 )
 
 
+#: Currencies of countries that write the day first ("02/06/2026" is 2 June in London,
+#: Sydney, Mumbai or Singapore). The US writes the month first; Canada both (left out).
+DAY_FIRST_CURRENCIES = frozenset(
+    {"GBP", "EUR", "INR", "AUD", "NZD", "SGD", "HKD", "CHF", "ZAR", "AED", "SAR", "ILS"}
+    | {"TRY", "BRL", "MXN", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "THB"}
+)
+
+
+def day_first(decimal_separator: str, currency: str | None) -> bool:
+    """Whether the quote writes dates day first: a decimal comma (a European quote) or a
+    currency whose country does, "£" or "A$"."""
+    return decimal_separator == "," or (currency or "") in DAY_FIRST_CURRENCIES
+
+
 def date_normalize(text: str, *, day_first: bool = False) -> str:
     """A title-row date as ISO: "01.03.2025" → "2025-03-01", "4/28/2025" → "2025-04-28".
 

@@ -17,7 +17,7 @@ from decimal import Decimal
 from apps.quotes.parsing.cells import Cell, NumberedRow, cell_number, cell_text
 from apps.quotes.parsing.errors import QuoteParseError
 from apps.quotes.parsing.headers import header_map, is_header
-from apps.quotes.parsing.metadata import date_normalize, metadata_read
+from apps.quotes.parsing.metadata import date_normalize, day_first, metadata_read
 from apps.quotes.parsing.numbers import (
     amount_parse,
     currency_detect,
@@ -150,7 +150,9 @@ def quote_from_rows(rows: Iterable[NumberedRow], opts: TableOptions) -> ParsedQu
         detected_type=opts.detected_type,
         vendor=meta.get("vendor", ""),
         quote_number=meta.get("quote_number", ""),
-        quote_date=date_normalize(meta.get("quote_date", ""), day_first=decimal_separator == ","),
+        quote_date=date_normalize(
+            meta.get("quote_date", ""), day_first=day_first(decimal_separator, currency)
+        ),
         currency=currency,
         encoding=opts.encoding,
         encoding_fallback=opts.encoding_fallback,
