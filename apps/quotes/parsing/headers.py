@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 #: Synonyms per field, best first. Matching is on normalised text (see ``header_normalize``).
 # fmt: off
@@ -147,3 +147,22 @@ def header_map(cells: Sequence[str]) -> dict[str, int]:
 def is_header(mapping: dict[str, int]) -> bool:
     """A header names at least two of our columns, one of them the part or the description."""
     return len(mapping) >= 2 and ("part_number" in mapping or "description" in mapping)
+
+
+#: Column names of a Japanese quote (御見積書): part number, product name, quantity, unit price,
+#: amount. The reader does not read them (yet); it says so rather than "no header".
+_JAPANESE_HEADER_WORDS = ("品番", "型番", "品名", "商品名", "数量", "単価", "金額")
+
+
+def header_language_hint(rows: Iterable[Sequence[str]]) -> str:
+    """Why no header was found, when the file tells: " (the column names are Japanese: 品番,
+    品名, 数量; ...)"; "" otherwise."""
+    for cells in rows:
+        found = [c.strip() for c in cells if c and c.strip() in _JAPANESE_HEADER_WORDS]
+        if len(found) >= 2:
+            return (
+                f"; the column names are Japanese ({', '.join(found)}), which the reader does "
+                "not read: rename them to Part Number, Description, Qty, Unit Price, Amount, "
+                "or enter the lines by hand"
+            )
+    return ""

@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from apps.quotes.parsing.cells import Cell, NumberedRow, cell_number, cell_text
 from apps.quotes.parsing.errors import QuoteParseError
-from apps.quotes.parsing.headers import header_map, is_header
+from apps.quotes.parsing.headers import header_language_hint, header_map, is_header
 from apps.quotes.parsing.metadata import date_normalize, day_first, metadata_read
 from apps.quotes.parsing.numbers import (
     amount_parse,
@@ -82,9 +82,12 @@ def _find_header(
         mapping = header_map(texts)
         if is_header(mapping):
             return position, mapping, texts
+    hint = header_language_hint(
+        [cell_text(cell) for cell in cells] for _row, cells in rows[:HEADER_SCAN_ROWS]
+    )
     raise QuoteParseError(
         "no header row found: expected columns such as 'Part Number', 'Description', "
-        "'Qty', 'Unit Price' (or Artikelnummer, Beschreibung, Menge, Einzelpreis)",
+        "'Qty', 'Unit Price' (or Artikelnummer, Beschreibung, Menge, Einzelpreis)" + hint,
         file=opts.file_name,
     )
 
