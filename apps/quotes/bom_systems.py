@@ -542,10 +542,15 @@ def _configured_memory_gb(reading: SystemReading) -> float | None:
     return None
 
 
+_PARENTHETICAL = re.compile(r"\([^()]*\)")
+
+
 def system_name(text: str, spec: SystemSpec | None) -> str:
     """The catalog's name for the system, or its line's head."""
     if spec is not None:
-        return spec.name.split(" (")[0]
+        # "Gigabyte (GIGA Computing) G893-SD1-AAX5" -> "Gigabyte G893-SD1-AAX5" (cutting at
+        # the first parenthesis left "Gigabyte"); "... (e.g., Dell XE7745)" loses its note.
+        return " ".join(_PARENTHETICAL.sub(" ", spec.name).split()) or spec.name
     return head(text)[:80]
 
 

@@ -225,11 +225,13 @@ NOTE_HEADS = ("no ", "factory integrated")
 #: HGX board of an XD685 as "NVIDIA HGX B200 180GB 8-GPU Air-Cooled Module".
 MODULE_HEAD_RE = re.compile(r"\bmodules?\s*$", re.IGNORECASE)
 #: A line offered beside the quote, not in it: "Optional - 2 additional XE9680 ...",
-#: "Alternative: 4x L40S instead of H100 NVL", "[Optional] Financing: 36-month lease".
+#: "Alternative: 4x L40S instead of H100 NVL", "[Optional] Financing: 36-month lease", and a
+#: German tender's "Eventualposition:" / "Bedarfsposition:" (ordered only on call).
 #: Its price is not part of the total and what it names is not ordered.
 OFFER_RE = re.compile(
     r"^[\[(*]?\s*(?:optional|option\s*[:\-–]|alternative|alternate|alt\.|alternativ|"
-    r"wahlweise|optionnel|opcional)(?:\s*(?:item|line|position))?\s*[\])]?\s*[:\-–,]",
+    r"wahlweise|optionnel|opcional|eventualposition|bedarfsposition|alternativposition|"
+    r"optionale position|optionsposition)(?:\s*(?:item|line|position))?\s*[\])]?\s*[:\-–,]",
     re.IGNORECASE,
 )
 #: A label row that gives the number of systems a per-system configuration is for.

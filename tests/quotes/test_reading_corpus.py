@@ -52,8 +52,8 @@ def _data_line(intake: QuoteIntake, line: int) -> int:
 
 def test_the_corpus_is_all_there() -> None:
     formats = sorted(next(p for p in f.iterdir() if p.stem == "quote").suffix for f in FOLDERS)
-    assert len(FOLDERS) == 42
-    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (23, 11, 8)
+    assert len(FOLDERS) == 44
+    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (24, 12, 8)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)

@@ -159,3 +159,25 @@ def test_a_japanese_header_is_named_in_the_error(catalog: CatalogSnapshot) -> No
     )
     with pytest.raises(QuoteParseError, match=r"column names are Japanese \(品番, 品名, 数量"):
         quote_intake(body.encode(), "quote.csv", catalog)
+
+
+def test_a_german_on_call_position_is_not_ordered(catalog: CatalogSnapshot) -> None:
+    intake = read(
+        catalog,
+        "10;4879120;GIGABYTE G893-SD1-AAX5 8HE HGX B200 Server;2;398.500,00;797.000,00\n"
+        "50;4879120;Eventualposition: weiteres GIGABYTE G893-SD1-AAX5 wie Pos. 10;1;"
+        "398.500,00;398.500,00\n"
+        ";;Summe netto;;;797.000,00\n",
+        header="Pos.;Artikelnr.;Bezeichnung;Menge;Einzelpreis;Gesamtpreis\n",
+    )
+    assert row_roles(intake) == ["system", "note", "subtotal"]
+    assert [s.quantity for s in intake.systems] == [2]
+    assert not intake.line_problems
+
+
+def test_a_catalog_name_with_a_parenthesis_inside_keeps_its_model(
+    catalog: CatalogSnapshot,
+) -> None:
+    intake = read(catalog, "1,6NG893SD1DR-000,GIGABYTE G893-SD1-AAX5 HGX B200 Server,1,1,1\n")
+    (system,) = intake.systems
+    assert system.name.startswith("Gigabyte G893-SD1-AAX5")
