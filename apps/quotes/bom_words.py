@@ -221,6 +221,20 @@ _COMPONENT_WORDS = frozenset(
     ]
 )
 NOTE_HEADS = ("no ", "factory integrated")
+#: A line-type column's value for a line offered beside the quote ("Optional", "Alternative",
+#: "Eventualposition"): the line is not ordered, whatever it names.
+OFFER_TYPE_RE = re.compile(
+    r"^(?:optional|option|alternative|alternate|alternativ|alternativposition|eventual|"
+    r"eventualposition|bedarfsposition|optionnel|opcional|wahlweise)(?:\s+(?:item|line))?$",
+    re.IGNORECASE,
+)
+#: A row labelled as a remark: "Line Note: configured per attached BOM, 8x H200 per server",
+#: "Hinweis: Lieferzeit 6 Wochen". What it mentions is not a part.
+NOTE_LABEL_RE = re.compile(
+    r"^(?:line\s+|item\s+)?(?:notes?|comments?|remarks?|hinweis|bemerkung|anmerkung|remarque|"
+    r"nota)\s*[:\-–]",
+    re.IGNORECASE,
+)
 #: A head ending in "Module": a memory or TPM module is a component, but HPE sells the
 #: HGX board of an XD685 as "NVIDIA HGX B200 180GB 8-GPU Air-Cooled Module".
 MODULE_HEAD_RE = re.compile(r"\bmodules?\s*$", re.IGNORECASE)

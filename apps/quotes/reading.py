@@ -53,7 +53,9 @@ from apps.quotes.bom_words import (
     MULTIPLIER_RE,
     NO_NOTE_RE,
     NOTE_HEADS,
+    NOTE_LABEL_RE,
     OFFER_RE,
+    OFFER_TYPE_RE,
     PER_UNIT_RE,
     SERVICE_PART,
     SLED_RE,
@@ -255,8 +257,8 @@ def _first_pass(row: Row, families: _Families) -> None:
             gpu = gpu_mention(row.text)
             category = head_category(row.text.split(":", 1)[-1]) if ":" in row.text else ""
             label = row.text.split(":", 1)[0].casefold() if ":" in row.text else ""
-            if OFFER_RE.match(row.text):
-                row.role = "note"  # "Optional - Financing: 36-month lease": not ordered
+            if OFFER_RE.match(row.text) or NOTE_LABEL_RE.match(row.text):
+                row.role = "note"  # "Optional - Financing: ...", "Line Note: 8x H200 per server"
             elif gpu is not None and gpu.count:
                 row.role, row.gpu = ("gpu_board" if gpu.board else "gpu_card"), gpu
             elif (
@@ -270,6 +272,9 @@ def _first_pass(row: Row, families: _Families) -> None:
                 row.role = "note"
         else:
             row.role = _money_role(row) if row.skipped_kind != "after_footer" else "note"
+        return
+    if row.line_type and OFFER_TYPE_RE.match(row.line_type):
+        row.role = "note"  # Type "Optional": offered beside the quote, whatever it names
         return
     # A line's first pass reads only its text, what its part number says (`_part_says`),
     # which amounts it has (and its item number, for freight: not kept): once per such line
@@ -332,7 +337,7 @@ def _line_first_pass(row: Row, families: _Families) -> None:
     if (pn and HPE_OPTION_SUFFIX.match(pn)) or text.casefold().startswith(NOTE_HEADS):
         row.role = "note"
         return
-    if NO_NOTE_RE.match(text) or OFFER_RE.match(text):
+    if NO_NOTE_RE.match(text) or OFFER_RE.match(text) or NOTE_LABEL_RE.match(text):
         row.role = "note"  # "Optional - ...": offered beside the quote, not ordered
         return
     head = families.head(text)

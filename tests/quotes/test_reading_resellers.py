@@ -181,3 +181,47 @@ def test_a_catalog_name_with_a_parenthesis_inside_keeps_its_model(
     intake = read(catalog, "1,6NG893SD1DR-000,GIGABYTE G893-SD1-AAX5 HGX B200 Server,1,1,1\n")
     (system,) = intake.systems
     assert system.name.startswith("Gigabyte G893-SD1-AAX5")
+
+
+def test_cgst_and_sgst_are_both_the_tax(catalog: CatalogSnapshot) -> None:
+    # Within one Indian state GST is charged as two halves; the total holds both.
+    intake = read(
+        catalog,
+        '1,7DHECTO1WW,Lenovo ThinkSystem SR680a V3 8x H200,1,"3,15,00,000.00","3,15,00,000.00"\n'
+        ',,Taxable Value,,,"3,15,00,000.00"\n'
+        ',,CGST @ 9%,,,"28,35,000.00"\n'
+        ',,SGST @ 9%,,,"28,35,000.00"\n'
+        ',,Total Amount,,,"3,71,70,000.00"\n',
+    )
+    assert row_roles(intake) == ["system", "subtotal", "tax", "tax", "total"]
+    assert not intake.line_problems
+
+
+def test_a_company_alone_on_the_first_row_is_the_vendor() -> None:
+    found = metadata_read([["Redington Limited"], ["Quotation No.", "RIL/CHN/2026/7781"]])
+    assert found["vendor"] == "Redington Limited"
+    assert metadata_read([["Offre n°: OF-88123"]])["quote_number"] == "OF-88123"
+
+
+def test_a_line_note_naming_gpus_is_a_note(catalog: CatalogSnapshot) -> None:
+    intake = read(
+        catalog,
+        '1,SYS-821GE-TNHR,"SuperServer SYS-821GE-TNHR HGX H200 8-GPU",3,289000,867000\n'
+        ',,"Line Note: configured per attached BOM, 8x H200 SXM5 141GB per server",,,\n',
+    )
+    assert row_roles(intake) == ["system", "note"]
+    (system,) = intake.systems
+    assert (system.quantity, system.gpus_per_system) == (3, 8)
+
+
+def test_a_line_typed_optional_is_not_ordered(catalog: CatalogSnapshot) -> None:
+    intake = read(
+        catalog,
+        'Hardware,210-BDJV,"Dell PowerEdge XE9680 Server, 8x H200 SXM5",2,262400,524800\n'
+        'Optional,210-BDJV,"Dell PowerEdge XE9680 Server, 8x H200 SXM5",1,262400,262400\n'
+        ",,Sub Total,,,524800\n",
+        header="Type,Manufacturer Part No,Description,Qty,Unit Price,Line Total\n",
+    )
+    assert row_roles(intake) == ["system", "note", "subtotal"]
+    assert [s.quantity for s in intake.systems] == [2]
+    assert not intake.line_problems

@@ -23,7 +23,8 @@ _META_LABELS: dict[str, tuple[str, ...]] = {
         "angebots nr", "angebot nr", "devis", "devis n", "numero de devis", "cotizacion",
         "numero de cotizacion", "presupuesto", "offerte", "quote reference", "estimate id",
         "estimate number", "estimate", "equote number", "equote", "quotation reference",
-        "proposal number", "quote ref no",
+        "proposal number", "quote ref no", "offre", "offre n", "numero d offre", "n d offre",
+        "offerta", "numero offerta", "offertenummer", "offerte n",
     ),
     "quote_date": (
         "date", "quote date", "quotation date", "issued", "issue date", "datum", "angebotsdatum",
@@ -77,6 +78,13 @@ _LABEL_NUMBER = re.compile(
 )
 
 
+#: A company's legal form ending a letterhead line alone in its row: "Redington Limited",
+#: "Rheinland Rechenzentrumstechnik GmbH", "Data#3 Pty Ltd", "Otsuka Corporation".
+_COMPANY = re.compile(
+    r"\b(?:ltd|limited|gmbh|ag|sa|sas|s\.a\.|s\.p\.a\.|spa|inc|llc|l\.l\.c\.|corp|corporation|"
+    r"plc|pty|bv|b\.v\.|nv|kk|k\.k\.|co|kg|oy|ab|as|srl|s\.r\.l\.)\.?$",
+    re.IGNORECASE,
+)
 #: A quote number: one token with a digit ("3000204918", "EST-55120934", "QB-2026-118274").
 _QUOTE_ID = re.compile(r"^(?=[^\s]*\d)[A-Za-z0-9][A-Za-z0-9./_-]{2,40}$")
 _QUOTE_TITLE = re.compile(r"\b(?:quote|quotation|estimate|proposal)$", re.IGNORECASE)
@@ -130,8 +138,11 @@ def metadata_read(rows: Sequence[Sequence[str]]) -> dict[str, str]:
     "Angebotsnummer: 4711", "Devis n° D-77", "Currency | EUR"."""
     found: dict[str, str] = {}
     mentioned_vendor = ""
+    letterhead = ""
     for row in rows:
         cells = [cell.strip() for cell in row if cell and cell.strip()]
+        if not letterhead and len(cells) == 1 and _COMPANY.search(cells[0]):
+            letterhead = cells[0][:120]
         for position, cell in enumerate(cells):
             field, value = None, ""
             match = _LABEL_SPLIT.match(cell) or _LABEL_NUMBER.match(cell)
@@ -154,6 +165,8 @@ def metadata_read(rows: Sequence[Sequence[str]]) -> dict[str, str]:
         found["vendor"] = vendor_known(found["vendor"]) or found["vendor"]
     elif mentioned_vendor:
         found["vendor"] = mentioned_vendor
+    elif letterhead:
+        found["vendor"] = letterhead
     if "currency" in found:
         code = currency_detect(found["currency"]) or currency_detect(found["currency"].upper())
         if code:

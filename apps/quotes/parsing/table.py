@@ -245,9 +245,10 @@ def _lines_read(
                 )
             )
             if amount is not None:
-                if kind == "charges" and totals.charges is not None:
-                    amount += totals.charges
-                setattr(totals, kind, amount)
+                # Freight and tax come in parts: "Shipping" + "Handling", India's
+                # "CGST @ 9%" + "SGST @ 9%", Canada's GST + PST.
+                earlier = getattr(totals, kind) if kind in ("charges", "tax") else None
+                setattr(totals, kind, amount + earlier if earlier is not None else amount)
             if kind == "total" and totals.footer_row is None:
                 totals.footer_row = row_number
             continue
