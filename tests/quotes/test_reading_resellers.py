@@ -225,3 +225,27 @@ def test_a_line_typed_optional_is_not_ordered(catalog: CatalogSnapshot) -> None:
     assert row_roles(intake) == ["system", "note", "subtotal"]
     assert [s.quantity for s in intake.systems] == [2]
     assert not intake.line_problems
+
+
+def test_canadas_gst_and_pst_then_total_tax_count_once(catalog: CatalogSnapshot) -> None:
+    intake = read(
+        catalog,
+        '1,210-BDJV,"Dell PowerEdge XE9680, 8x NVIDIA H200 SXM5",1,395000.00,395000.00\n'
+        ",,Subtotal,,,395000.00\n,,GST 5%,,,19750.00\n,,PST 7%,,,27650.00\n"
+        ",,Total Tax,,,47400.00\n,,Total,,,442400.00\n",
+    )
+    assert row_roles(intake) == ["system", "subtotal", "tax", "tax", "tax", "total"]
+    assert not intake.line_problems
+
+
+def test_a_trade_in_with_a_negative_quantity_is_a_credit(catalog: CatalogSnapshot) -> None:
+    # "-2 | 1,700.00 | -3,400.00": two old servers traded in, not an unreadable quote.
+    intake = read(
+        catalog,
+        "1,P74461-B21,HPE ProLiant Compute DL380a Gen12 8DW GPU CTO Server,2,38950.00,77900.00\n"
+        "2,TRADE-IN,Trade-in: HPE ProLiant DL380 Gen10 (customer owned),-2,1700.00,-3400.00\n"
+        ",,Total,,,74500.00\n",
+    )
+    assert row_roles(intake) == ["system", "discount", "total"]
+    assert [s.quantity for s in intake.systems] == [2]
+    assert not intake.line_problems

@@ -165,11 +165,12 @@ def _unambiguous_under(value: str, decimal_separator: str) -> bool:
     return vote == decimal_separator
 
 
-def quantity_parse(text: str, *, decimal_separator: str = ".") -> int | None:
+def quantity_parse(text: str, *, decimal_separator: str = ".", credit: bool = False) -> int | None:
     """Read a quantity cell: "2" → 2, "2.0" → 2, "4 ea" → 4, "" → None.
 
     Raises ValueError with a message that contains the word "quantity": negative ("-2"),
-    not a number ("two"), or not whole ("2.5")."""
+    not a number ("two"), or not whole ("2.5"). On a ``credit`` line (its amount is negative
+    too: "Trade-in of 2 × DL380 Gen10 | -2 | 1,700.00 | -3,400.00") "-2" reads as 2 returned."""
     text = text.strip()
     if not text:
         return None
@@ -186,7 +187,7 @@ def quantity_parse(text: str, *, decimal_separator: str = ".") -> int | None:
             number = _digits_to_decimal(value, other)
     if number is None or not number.is_finite():
         raise ValueError(f"quantity {text!r} is not a number")
-    if negative and number != 0:
+    if negative and number != 0 and not credit:
         raise ValueError(f"quantity {text} is negative")
     if number != number.to_integral_value():
         raise ValueError(f"quantity {text} is not a whole number")

@@ -33,8 +33,18 @@ _CHARGE_RE = re.compile(
 )
 _TAX_RE = re.compile(
     r"^(?:\d+(?: \d+)? )?(?:tax|taxes|sales tax|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|"
-    r"tva|iva|gst|hst|igst|cgst|sgst|utgst|estimated tax)\b"
+    r"tva|iva|gst|hst|pst|qst|rst|igst|cgst|sgst|utgst|estimated tax)\b"
 )
+#: The sum of the tax rows above it ("GST 5%", "PST 7%", then "Total Tax"): the tax, once.
+_TAX_TOTAL_RE = re.compile(
+    r"^(?:total (?:tax|taxes|vat|gst|mwst|tva|iva)|(?:tax|vat|gst) total|"
+    r"gesamt (?:mwst|ust))\b"
+)
+
+
+def tax_total_row(texts: Sequence[str]) -> bool:
+    """Whether a tax row sums the tax rows above it ("Total Tax") rather than adding one."""
+    return any(_TAX_TOTAL_RE.match(text_fold(text)) for text in texts if text)
 
 
 _TRAILING_AMOUNT = re.compile(
@@ -64,7 +74,7 @@ def summary_kind(texts: Sequence[str]) -> str | None:
             continue
         if _SUBTOTAL_RE.match(norm):
             return "subtotal"
-        if _TAX_RE.match(norm):
+        if _TAX_RE.match(norm) or _TAX_TOTAL_RE.match(norm):
             return "tax"
         if _TOTAL_RE.match(norm):
             return "total"
