@@ -26,6 +26,7 @@ Pure: no ORM, no Django.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -250,6 +251,10 @@ def _match_pass(row: Row, match: LineMatch | None) -> None:
     row.guessed = False
 
 
+#: The count a multiplier label gives in its own cell: "Number of Systems: 4" → 4.
+_MULTIPLIER_COUNT = re.compile(r"[:=]\s*(\d{1,4})\s*$")
+
+
 def _first_pass(row: Row, families: _Families) -> None:
     """The role a line has on its own (before its position is known)."""
     if row.line is None:
@@ -257,7 +262,11 @@ def _first_pass(row: Row, families: _Families) -> None:
             gpu = gpu_mention(row.text)
             category = head_category(row.text.split(":", 1)[-1]) if ":" in row.text else ""
             label = row.text.split(":", 1)[0].casefold() if ":" in row.text else ""
-            if OFFER_RE.match(row.text) or NOTE_LABEL_RE.match(row.text):
+            count = _MULTIPLIER_COUNT.search(row.text)
+            if MULTIPLIER_RE.match(row.text) and count:
+                # "Number of Systems: 4" above a per-system configuration, in one cell
+                row.role, row.head_category, row.quantity = "note", "multiplier", int(count[1])
+            elif OFFER_RE.match(row.text) or NOTE_LABEL_RE.match(row.text):
                 row.role = "note"  # "Optional - Financing: ...", "Line Note: 8x H200 per server"
             elif gpu is not None and gpu.count:
                 row.role, row.gpu = ("gpu_board" if gpu.board else "gpu_card"), gpu

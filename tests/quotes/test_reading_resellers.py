@@ -249,3 +249,22 @@ def test_a_trade_in_with_a_negative_quantity_is_a_credit(catalog: CatalogSnapsho
     assert row_roles(intake) == ["system", "discount", "total"]
     assert [s.quantity for s in intake.systems] == [2]
     assert not intake.line_problems
+
+
+def test_qty_per_system_and_the_number_of_systems_in_one_cell(catalog: CatalogSnapshot) -> None:
+    # A distributor prices one system ("Qty per System") and states the count in a cell of
+    # its own: 4 servers of 8 H200, the total 4 × the per-system lines.
+    intake = read(
+        catalog,
+        ",,Number of Systems: 4,,,\n"
+        "1,SYS-821GE-TNHR,Supermicro SuperServer SYS-821GE-TNHR,1,95000.00,95000.00\n"
+        "2,GPU-NVHGX-H200-8,NVIDIA HGX H200 8-GPU 141GB baseboard,1,240000.00,240000.00\n"
+        "3,P4X-EMR8568Y,Intel Xeon Platinum 8568Y+,2,6900.00,13800.00\n"
+        ",,Total per System,,,348800.00\n"
+        ",,Total (4 Systems),,,1395200.00\n",
+        header="Item,Part Number,Description,Qty per System,Unit Price,Extended Price\n",
+    )
+    (system,) = intake.systems
+    assert (system.quantity, system.gpus_per_system) == (4, 8)
+    assert row_roles(intake)[0] == "note"
+    assert not [p for p in intake.line_problems if p.severity == "warning"]

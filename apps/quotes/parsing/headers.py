@@ -33,7 +33,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     ),
     "quantity": (
         "qty", "quantity", "units", "qte", "menge", "anzahl", "stuck", "stk", "quantite",
-        "cantidad", "cant", "count", "qty ordered", "order qty",
+        "cantidad", "cant", "count", "qty ordered", "order qty", "qty per system",
+        "quantity per system", "qty per server", "quantity per server", "qty per unit",
+        "qty system", "qty per node", "menge je system", "menge pro system",
     ),
     "unit_price": (
         "unit price", "unit cost", "price each", "unit net price", "net unit price",
