@@ -1,6 +1,7 @@
-"""The bill-of-materials corpus (tests/fixtures/boms/, 36 quotes written the way Dell, HPE,
-Lenovo, Cisco, Supermicro, Gigabyte, ASUS, NVIDIA partners and workstation builders send them,
-20 CSV, 9 XLSX, 7 PDF): every quote read end to end by intake, against the reading its
+"""The bill-of-materials corpus (tests/fixtures/boms/, 44 quotes written the way Dell, HPE,
+Lenovo, Cisco, Supermicro, Gigabyte, ASUS, NVIDIA partners, workstation builders and
+distributors or resellers in India, Switzerland, Germany, Australia, the UK and the US send
+them, 24 CSV, 12 XLSX, 8 PDF): every quote read end to end by intake, against the reading its
 expect.json states.
 
 Data-line numbers are every row below the header in file order (banner, $0, subtotal, tax and
