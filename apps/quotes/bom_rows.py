@@ -32,6 +32,7 @@ class Row:
     indent: int = 0
     number: str = ""
     group: str = ""
+    line_type: str = ""  # a "Type" column's value: "Hardware", "Service", "Optional"
     skipped_kind: str = ""
     role: LineRole = "unknown"
     guessed: bool = False  # the role is a default, nothing in the line said it
@@ -58,7 +59,7 @@ def rows_from(parsed: ParsedQuote) -> list[Row]:
     ]
     items += [(s.source_row, s, None) for s in parsed.skipped]
     items.sort(key=lambda item: item[0])
-    number_col, group_col = _structure_columns(parsed)
+    number_col, group_col, type_col = _structure_columns(parsed)
     rows: list[Row] = []
     for index, (source_row, item, line) in enumerate(items):
         if isinstance(item, SkippedRow):
@@ -89,6 +90,8 @@ def rows_from(parsed: ParsedQuote) -> list[Row]:
                 else "",
             )
         )
+        if type_col is not None and type_col < len(cells):
+            rows[-1].line_type = cells[type_col].strip()
         del index
     return rows
 
@@ -119,13 +122,20 @@ def _line_text(line: ParsedLine) -> str:
     return text.replace("\n", " ")
 
 
-def _structure_columns(parsed: ParsedQuote) -> tuple[int | None, int | None]:
-    """The item-number column (1, 1.1, 0001, 10.1, 1-1) and the configuration-name column,
-    by their values: columns the parser did not map."""
+#: Header names of a column that says what kind of line each is ("Type: Hardware / Service /
+#: Optional", "Line Type", German "Positionsart").
+_TYPE_HEADERS = frozenset(
+    {"type", "linetype", "itemtype", "producttype", "positionsart", "positionstyp", "typ"}
+)
+
+
+def _structure_columns(parsed: ParsedQuote) -> tuple[int | None, int | None, int | None]:
+    """The item-number column (1, 1.1, 0001, 10.1, 1-1), the configuration-name column and
+    the line-type column, by their values and names: columns the parser did not map."""
     header = parsed.header_cells
     mapped = {h for h in parsed.column_map.values()}
     width = max((len(line.raw_cells) for line in parsed.lines), default=0)
-    number_col = group_col = None
+    number_col = group_col = type_col = None
     for col in range(width):
         name = header[col] if col < len(header) else ""
         if name and name in mapped:
@@ -147,4 +157,6 @@ def _structure_columns(parsed: ParsedQuote) -> tuple[int | None, int | None]:
             continue
         if group_col is None and folded in ("configname", "config", "configuration", "group"):
             group_col = col
-    return number_col, group_col
+        elif type_col is None and folded in _TYPE_HEADERS:
+            type_col = col
+    return number_col, group_col, type_col

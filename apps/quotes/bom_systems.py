@@ -23,7 +23,15 @@ from typing import Literal
 
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
 from apps.quotes.bom_rows import Row
-from apps.quotes.bom_words import AIR_RE, LIQUID_RE, PER_SYSTEM_RE, gpu_mention, head, words_of
+from apps.quotes.bom_words import (
+    AIR_RE,
+    LIQUID_RE,
+    OFFER_RE,
+    PER_SYSTEM_RE,
+    gpu_mention,
+    head,
+    words_of,
+)
 from apps.quotes.schemas import LineCorrection, LineProblem, QuotedSystem
 from apps.words import VEHICLES
 
@@ -91,10 +99,17 @@ class QuoteFacts:
         multipliers = [r for r in rows if r.head_category == "multiplier"]
         return cls(
             children=children,
-            per_system_note=any(PER_SYSTEM_RE.search(t) for t in notes),
+            per_system_note=any(_says_per_system(t) for t in notes),
             multiplier=bool(multipliers),
             multipliers=[r.quantity for r in multipliers if r.quantity is not None],
         )
+
+
+def _says_per_system(note: str) -> bool:
+    """A note that says the sub-lines are per system ("Configuration per server"), but not an
+    offer beside the quote ("ALTERNATE: XE9680 with H100 ... (per server, not included)"):
+    what an offer is priced per says nothing of the ordered lines."""
+    return PER_SYSTEM_RE.search(note) is not None and OFFER_RE.match(note) is None
 
 
 def system_members(rows: list[Row], system: Row, facts: QuoteFacts | None = None) -> list[Row]:
@@ -137,10 +152,16 @@ def _quantities_decide(
     facts = facts or QuoteFacts.of(rows)
     block = rows[system.index + 1 : max(m.index for m in members) + 1]  # rows[i].index == i
     notes = [r.text for r in block if r.role == "note" or r.line is None]
-    if facts.per_system_note or any(PER_SYSTEM_RE.search(t) for t in notes):
+    if facts.per_system_note or any(_says_per_system(t) for t in notes):
         return "per_system", "the quote says its sub-lines are per system"
     if facts.multiplier:
         return "per_system", "the quote gives the number of systems separately"
+    stated = _stated_reading(system, gpus_by_reading)
+    if stated:
+        return stated, (
+            f"line {system.line} says {gpus_by_reading[stated]} GPUs per system, as its "
+            f"sub-lines read {'per system' if stated == 'per_system' else 'as order totals'}"
+        )
     per_system_gpus = gpus_by_reading.get("per_system", 0)
     if per_system_gpus > max_gpus and 0 < gpus_by_reading.get("totals", 0) <= max_gpus:
         # the GPUs decide over a shared part: 36 GB300 trays under 2 racks are 18 per rack
@@ -167,6 +188,17 @@ def _quantities_decide(
     if priced and system.priced and len(priced) >= len(parts) / 2:
         return "totals", "every part is priced on its own line (itemized totals layout)"
     return "ambiguous", ""
+
+
+def _stated_reading(system: Row, gpus_by_reading: Mapping[str, int]) -> Decision | None:
+    """The reading that gives the GPU count the system's own line states, when only one does:
+    "2 × PowerEdge XE9680 ... 8x NVIDIA H200" over sub-lines of 8 H200 and 2 CPUs is per
+    system (8 each), though the 2 CPUs alone would look like one per system quoted twice."""
+    stated = system.gpu.count if system.gpu is not None else None
+    if not stated:
+        return None
+    fits = [r for r in ("per_system", "totals") if gpus_by_reading.get(r) == stated]
+    return fits[0] if len(fits) == 1 else None  # type: ignore[return-value]
 
 
 def _system_quantity(system: Row, rows: list[Row], facts: QuoteFacts | None = None) -> int:
@@ -543,10 +575,15 @@ def _configured_memory_gb(reading: SystemReading) -> float | None:
     return None
 
 
+_PARENTHETICAL = re.compile(r"\([^()]*\)")
+
+
 def system_name(text: str, spec: SystemSpec | None) -> str:
     """The catalog's name for the system, or its line's head."""
     if spec is not None:
-        return spec.name.split(" (")[0]
+        # "Gigabyte (GIGA Computing) G893-SD1-AAX5" -> "Gigabyte G893-SD1-AAX5" (cutting at
+        # the first parenthesis left "Gigabyte"); "... (e.g., Dell XE7745)" loses its note.
+        return " ".join(_PARENTHETICAL.sub(" ", spec.name).split()) or spec.name
     return head(text)[:80]
 
 

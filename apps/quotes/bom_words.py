@@ -79,18 +79,17 @@ _SERVICE_WORDS = frozenset(
         "wartung",
         "inbetriebnahme",
         "einweisung",
+        # a reseller's own work on the order: staging, imaging, tagging, racking
+        "staging",
+        "imaging",
+        "tagging",
+        "racking",
     ]
 )
 _SERVICE_PHRASES = (
-    "keep your",
-    "ai enterprise",
-    "health check",
-    "tech care",
-    "burn-in",
-    "rack and stack",
-    "rack & stack",
-    "rack-and-stack",
-)
+    "keep your", "ai enterprise", "health check", "tech care", "burn-in", "rack and stack",
+    "rack & stack", "rack-and-stack", "configuration centre", "configuration center", "asset tag",
+)  # fmt: skip
 #: Management controllers, OS preloads: part of the system even when called a licence.
 _MANAGEMENT_WORDS = frozenset(
     ["ilo", "idrac", "xclarity", "bmc", "windows", "ubuntu", "linux", "rhel"]
@@ -245,6 +244,33 @@ GROUP_LABEL_RE = re.compile(
     r"(?:#|no\.?|nr\.?)?\s*\d{1,3}$",
     re.IGNORECASE,
 )
+#: A line-type column's value for a line offered beside the quote ("Optional", "Alternative",
+#: "Eventualposition"): the line is not ordered, whatever it names.
+OFFER_TYPE_RE = re.compile(
+    r"^(?:optional|option|alternative|alternate|alternativ|alternativposition|eventual|"
+    r"eventualposition|bedarfsposition|optionnel|opcional|wahlweise)(?:\s+(?:item|line))?$",
+    re.IGNORECASE,
+)
+#: A row labelled as a remark: "Line Note: configured per attached BOM, 8x H200 per server",
+#: "Hinweis: Lieferzeit 6 Wochen". What it mentions is not a part.
+NOTE_LABEL_RE = re.compile(
+    r"^(?:line\s+|item\s+)?(?:notes?|comments?|remarks?|hinweis|bemerkung|anmerkung|remarque|"
+    r"nota)\s*[:\-–]",
+    re.IGNORECASE,
+)
+#: A head ending in "Module": a memory or TPM module is a component, but HPE sells the
+#: HGX board of an XD685 as "NVIDIA HGX B200 180GB 8-GPU Air-Cooled Module".
+MODULE_HEAD_RE = re.compile(r"\bmodules?\s*$", re.IGNORECASE)
+#: A line offered beside the quote, not in it: "Optional - 2 additional XE9680 ...",
+#: "Alternative: 4x L40S instead of H100 NVL", "[Optional] Financing: 36-month lease", and a
+#: German tender's "Eventualposition:" / "Bedarfsposition:" (ordered only on call).
+#: Its price is not part of the total and what it names is not ordered.
+OFFER_RE = re.compile(
+    r"^[\[(*]?\s*(?:optional|option\s*[:\-–]|alternative|alternate|alt\.|alternativ|"
+    r"wahlweise|optionnel|opcional|eventualposition|bedarfsposition|alternativposition|"
+    r"optionale position|optionsposition)(?:\s*(?:item|line|position))?\s*[\])]?\s*[:\-–,]",
+    re.IGNORECASE,
+)
 #: A label row that gives the number of systems a per-system configuration is for.
 MULTIPLIER_RE = re.compile(
     r"^(?:configuration quantity|number of (?:systems|servers|units)|system quantity|"
@@ -369,6 +395,9 @@ _SUPERCHIP = re.compile(r"(\d{1,3})\s*[x×]\s*(?:nvidia\s+)?gb[23]00[^,;]*?super
 #: "GH200 NVL2" (two Grace Hopper superchips). The NVL72 of a rack or the NVL16 of "HGX B300
 #: NVL16" (16 dies, 8 GPUs) does not count a line's GPUs.
 _NVL_SUPERCHIP = re.compile(r"\bg[hb][23]00\s+nvl\s?([24])\b", re.I)
+#: One superchip named without a count: "NVIDIA GH200 144GB HBM3e Grace Hopper Superchip
+#: Module" is one Hopper GPU, a "GB200 Grace Blackwell Superchip" two Blackwell GPUs.
+_ONE_SUPERCHIP = re.compile(r"\bg([hb])[23]00\b[^,;]*?\bsuperchip", re.I)
 BRIDGE_RE = re.compile(r"\bnvlink\b[^,;]*\bbridge\b|\bbridge\b[^,;]*\bnvlink\b", re.I)
 WAYS_RE = re.compile(r"\b(\d)[- ]?way\b|\b(\d)[- ]slot\b", re.IGNORECASE)
 #: An aside in parentheses inside the noun phrase ("Dell Integrated Rack Scalable Systems (IRSS)
@@ -381,7 +410,9 @@ _HEAD_SPLIT = re.compile(
 _WORD = re.compile(r"[a-z0-9+]+(?:-[a-z0-9+]+)*")
 _AND_SPLIT = re.compile(r"\s(?:and|und|et|&|\+)\s")
 ALNUM_RUN = re.compile(r"[0-9a-z]+")
-TAX_RE = re.compile(r"\b(?:tax|vat|mwst|gst|hst|ust|tva|iva)\b")
+#: India splits GST into its parts on the invoice: IGST (between states), CGST + SGST;
+#: Canada adds the province's PST or QST to GST.
+TAX_RE = re.compile(r"\b(?:tax|vat|mwst|gst|hst|pst|qst|ust|tva|iva|igst|cgst|sgst|utgst)\b")
 TOTAL_RE = re.compile(r"\btotal\b")
 PER_UNIT_RE = re.compile(r"\bper (?:unit|system)\b")
 NO_NOTE_RE = re.compile(r"^[^,]*,\s*no\s", re.IGNORECASE)
@@ -452,6 +483,8 @@ def gpu_mention(text: str) -> GpuMention | None:
         count = per * int(superchip.group(1))
     elif nvl and not explicit and not _COUNT_BEFORE.search(text):
         count = int(nvl.group(1))
+    elif (one := _ONE_SUPERCHIP.search(text)) and not explicit and not _COUNT_BEFORE.search(text):
+        count = 1 if one.group(1).casefold() == "h" else 2
     for regex in (_COUNT_GPUS, _COUNT_BEFORE, _COUNT_DASH, _COUNT_AFTER):
         found = regex.search(text) if count is None else None
         if found:

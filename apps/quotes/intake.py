@@ -261,11 +261,13 @@ MONEY_ROLES = frozenset({"subtotal", "total", "tax"})
 
 def _lines_sum(lines: list[ParsedLine], out: list[QuoteLineOut]) -> Decimal | None:
     """The items' amounts, discounts and freight lines included; subtotal, total and tax
-    lines (and a freight amount with no quantity, which sits beside the subtotal) left out."""
+    lines (and a freight amount with no quantity, which sits beside the subtotal) left out,
+    and notes: an "Optional - ..." line's price is offered, not part of the total."""
     amounts = [
         a
         for line, o in zip(lines, out, strict=True)
         if o.role not in MONEY_ROLES
+        and o.role != "note"
         and not (o.role == "freight" and o.quantity is None)
         and (a := _line_amount(line)) is not None
     ]
@@ -325,6 +327,7 @@ def _match_problems(
         )
         money_line = (
             out.role in MONEY_ROLES
+            # "Projektrabatt 4%" | | -8'247.55: a discount is an amount, it needs no quantity
             or (out.role in ("freight", "note", "discount") and out.quantity is None)
             or (row is not None and row.head_category == "multiplier")
         )

@@ -26,6 +26,7 @@ Pure: no ORM, no Django.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -51,9 +52,13 @@ from apps.quotes.bom_words import (
     GROUP_LABEL_RE,
     HPE_OPTION_SUFFIX,
     LENOVO_CTO,
+    MODULE_HEAD_RE,
     MULTIPLIER_RE,
     NO_NOTE_RE,
     NOTE_HEADS,
+    NOTE_LABEL_RE,
+    OFFER_RE,
+    OFFER_TYPE_RE,
     PER_UNIT_RE,
     SERVICE_PART,
     SLED_RE,
@@ -248,6 +253,10 @@ def _match_pass(row: Row, match: LineMatch | None) -> None:
     row.guessed = False
 
 
+#: The count a multiplier label gives in its own cell: "Number of Systems: 4" → 4.
+_MULTIPLIER_COUNT = re.compile(r"[:=]\s*(\d{1,4})\s*$")
+
+
 def _first_pass(row: Row, families: _Families) -> None:
     """The role a line has on its own (before its position is known)."""
     if row.line is None:
@@ -258,8 +267,14 @@ def _first_pass(row: Row, families: _Families) -> None:
             # "GB300 NVL72 rack x 4 (L11, fully integrated)" heads the racks' lines: a banner
             # naming systems is a heading, not loose GPUs
             names_systems = head_category(head(row.text)) in ("rack", "system")
-            if GROUP_LABEL_RE.match(label.strip()):
+            count = _MULTIPLIER_COUNT.search(row.text)
+            if MULTIPLIER_RE.match(row.text) and count:
+                # "Number of Systems: 4" above a per-system configuration, in one cell
+                row.role, row.head_category, row.quantity = "note", "multiplier", int(count[1])
+            elif GROUP_LABEL_RE.match(label.strip()):
                 row.role = "note"  # a numbered group's banner titles its block
+            elif OFFER_RE.match(row.text) or NOTE_LABEL_RE.match(row.text):
+                row.role = "note"  # "Optional - Financing: ...", "Line Note: 8x H200 per server"
             elif gpu is not None and gpu.count and not names_systems:
                 row.role, row.gpu = ("gpu_board" if gpu.board else "gpu_card"), gpu
             elif (
@@ -273,6 +288,9 @@ def _first_pass(row: Row, families: _Families) -> None:
                 row.role = "note"
         else:
             row.role = _money_role(row) if row.skipped_kind != "after_footer" else "note"
+        return
+    if row.line_type and OFFER_TYPE_RE.match(row.line_type):
+        row.role = "note"  # Type "Optional": offered beside the quote, whatever it names
         return
     # A line's first pass reads only its text, what its part number says (`_part_says`),
     # which amounts it has (and its item number, for freight: not kept): once per such line
@@ -335,11 +353,15 @@ def _line_first_pass(row: Row, families: _Families) -> None:
     if (pn and HPE_OPTION_SUFFIX.match(pn)) or text.casefold().startswith(NOTE_HEADS):
         row.role = "note"
         return
-    if NO_NOTE_RE.match(text):
-        row.role = "note"
+    if NO_NOTE_RE.match(text) or OFFER_RE.match(text) or NOTE_LABEL_RE.match(text):
+        row.role = "note"  # "Optional - ...": offered beside the quote, not ordered
         return
     head = families.head(text)
     category = families.head_category(head)
+    if category == "component" and MODULE_HEAD_RE.search(head):
+        carried = families.gpu(head)
+        if carried is not None and carried.board:
+            category = "board"  # "HGX B200 180GB 8-GPU Air-Cooled Module": the GPU board
     row.head_category = category
     if SERVICE_PART.match(pn) and category not in ("component",):
         row.role = "service"

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 
 from apps.quotes.parsing.errors import QuoteParseError
-from apps.quotes.parsing.headers import header_map, is_header
+from apps.quotes.parsing.headers import header_language_hint, header_map, is_header
 from apps.quotes.parsing.schemas import ParsedQuote
 from apps.quotes.parsing.table import (
     HEADER_SCAN_ROWS,
@@ -70,7 +70,8 @@ def delimiter_detect(text: str, *, file_name: str) -> str:
         raise QuoteParseError(
             "no header row found: expected columns such as 'Part Number', 'Description', "
             "'Qty', 'Unit Price' separated by commas or semicolons"
-            + ("" if widths else " (the file has no text rows)"),
+            + ("" if widths else " (the file has no text rows)")
+            + header_language_hint(_sample_rows(sample, ",")),
             file=file_name,
         )
     ranked = sorted(scored.items(), key=lambda item: (item[1][0], item[1][2]), reverse=True)

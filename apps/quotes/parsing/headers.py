@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 #: Synonyms per field, best first. Matching is on normalised text (see ``header_normalize``).
 # fmt: off
@@ -40,14 +40,17 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "unit sell price", "sell price", "net price", "price per unit", "unit", "each", "price",
         "list price", "unit list price", "einzelpreis", "stuckpreis", "e preis", "ep", "preis",
         "prix unitaire", "pu", "prix unitaire ht", "prix", "precio unitario", "precio",
-        "precio unidad",
+        "precio unidad", "unit sell", "sell unit", "your price", "customer price", "unit net",
+        "net unit", "unit selling price", "selling price",
     ),
     "extended_price": (
         "extended price", "ext price", "ext cost", "extended cost", "extended",
         "extended net price", "total price", "line total", "total", "amount", "net amount",
         "subtotal", "total cost", "gesamtpreis", "gesamt", "gesamtbetrag", "betrag", "summe", "gp",
         "montant", "montant ht", "total ht", "prix total", "importe", "precio total",
-        "total linea", "option list price", "option price",
+        "total linea", "option list price", "option price", "ext sell", "extended sell",
+        "ext sell price", "extended sell price", "ext net", "extended net", "total sell",
+        "sell total", "ext net price",
     ),
 }
 # fmt: on
@@ -128,6 +131,20 @@ def _quantity_rank(norm: str) -> int | None:
     return 50 if _ORDER_WORDS & words else 150
 
 
+#: A price column at list ("Unit List", "Ext List", "MSRP"): what the customer would pay
+#: without the deal. Beside a sell or net column it is not the price; alone it is.
+_LIST_PRICE = re.compile(r"\b(?:list|msrp|rrp|uvp)\b")
+_LIST_PENALTY = 1000
+
+
+def _list_penalty(field: str, cell: str) -> int:
+    """Distributors show list and sell side by side ("Unit List | Disc % | Unit Sell"): the
+    list columns rank below every other price column."""
+    if field in ("unit_price", "extended_price") and _LIST_PRICE.search(header_normalize(cell)):
+        return _LIST_PENALTY
+    return 0
+
+
 def header_map(cells: Sequence[str]) -> dict[str, int]:
     """Map our fields to column indexes for one candidate header row.
 
@@ -139,7 +156,7 @@ def header_map(cells: Sequence[str]) -> dict[str, int]:
             continue
         found = _field_for(cell)
         if found:
-            candidates.append((found[1], found[0], index))
+            candidates.append((found[1] + _list_penalty(found[0], cell), found[0], index))
     chosen: dict[str, int] = {}
     used: set[int] = set()
     for _rank, field, index in sorted(candidates):
@@ -152,3 +169,22 @@ def header_map(cells: Sequence[str]) -> dict[str, int]:
 def is_header(mapping: dict[str, int]) -> bool:
     """A header names at least two of our columns, one of them the part or the description."""
     return len(mapping) >= 2 and ("part_number" in mapping or "description" in mapping)
+
+
+#: Column names of a Japanese quote (御見積書): part number, product name, quantity, unit price,
+#: amount. The reader does not read them (yet); it says so rather than "no header".
+_JAPANESE_HEADER_WORDS = ("品番", "型番", "品名", "商品名", "数量", "単価", "金額")
+
+
+def header_language_hint(rows: Iterable[Sequence[str]]) -> str:
+    """Why no header was found, when the file tells: " (the column names are Japanese: 品番,
+    品名, 数量; ...)"; "" otherwise."""
+    for cells in rows:
+        found = [c.strip() for c in cells if c and c.strip() in _JAPANESE_HEADER_WORDS]
+        if len(found) >= 2:
+            return (
+                f"; the column names are Japanese ({', '.join(found)}), which the reader does "
+                "not read: rename them to Part Number, Description, Qty, Unit Price, Amount, "
+                "or enter the lines by hand"
+            )
+    return ""

@@ -24,7 +24,8 @@ _META_LABELS: dict[str, tuple[str, ...]] = {
         "numero de cotizacion", "presupuesto", "offerte", "quote reference", "estimate id",
         "estimate number", "estimate", "equote number", "equote", "quotation reference",
         "proposal number", "quote ref no", "offer", "offer no", "offer number", "offer id",
-        "offer reference",
+        "offer reference", "offre", "offre n", "numero d offre", "n d offre", "offerta",
+        "numero offerta", "offertenummer", "offerte n",
     ),
     "quote_date": (
         "date", "quote date", "quotation date", "issued", "issue date", "datum", "angebotsdatum",
@@ -65,6 +66,16 @@ KNOWN_VENDORS: tuple[tuple[str, str], ...] = (
     ("eviden", "Eviden"),
     ("atos", "Atos"),
     ("presidio", "Presidio"),
+    ("ingram micro", "Ingram Micro"),
+    ("td synnex", "TD SYNNEX"),
+    ("arrow electronics", "Arrow"),
+    ("world wide technology", "WWT"),
+    ("wwt", "WWT"),
+    ("softchoice", "Softchoice"),
+    ("softcat", "Softcat"),
+    ("pc connection", "Connection"),
+    ("data 3", "Data#3"),
+    ("dicker data", "Dicker Data"),
 )
 _LABEL_SPLIT = re.compile(r"^\s*([^:#]{1,40}?(?:\s*(?:#|n°|nº|no\.|nr\.))?)\s*[:#]\s*(.+)$")
 _LABEL_NUMBER = re.compile(
@@ -72,6 +83,13 @@ _LABEL_NUMBER = re.compile(
 )
 
 
+#: A company's legal form ending a letterhead line alone in its row: "Redington Limited",
+#: "Rheinland Rechenzentrumstechnik GmbH", "Data#3 Pty Ltd", "Otsuka Corporation".
+_COMPANY = re.compile(
+    r"\b(?:ltd|limited|gmbh|ag|sa|sas|s\.a\.|s\.p\.a\.|spa|inc|llc|l\.l\.c\.|corp|corporation|"
+    r"plc|pty|bv|b\.v\.|nv|kk|k\.k\.|co|kg|oy|ab|as|srl|s\.r\.l\.)\.?$",
+    re.IGNORECASE,
+)
 #: A quote number: one token with a digit ("3000204918", "EST-55120934", "QB-2026-118274").
 _QUOTE_ID = re.compile(r"^(?=[^\s]*\d)[A-Za-z0-9][A-Za-z0-9./_-]{2,40}$")
 _QUOTE_TITLE = re.compile(r"\b(?:quote|quotation|estimate|proposal)$", re.IGNORECASE)
@@ -125,8 +143,11 @@ def metadata_read(rows: Sequence[Sequence[str]]) -> dict[str, str]:
     "Angebotsnummer: 4711", "Devis n° D-77", "Currency | EUR"."""
     found: dict[str, str] = {}
     mentioned_vendor = ""
+    letterhead = ""
     for row in rows:
         cells = [cell.strip() for cell in row if cell and cell.strip()]
+        if not letterhead and len(cells) == 1 and _COMPANY.search(cells[0]):
+            letterhead = cells[0][:120]
         for position, cell in enumerate(cells):
             field, value = None, ""
             match = _LABEL_SPLIT.match(cell) or _LABEL_NUMBER.match(cell)
@@ -149,6 +170,8 @@ def metadata_read(rows: Sequence[Sequence[str]]) -> dict[str, str]:
         found["vendor"] = vendor_known(found["vendor"]) or found["vendor"]
     elif mentioned_vendor:
         found["vendor"] = mentioned_vendor
+    elif letterhead:
+        found["vendor"] = letterhead
     if "currency" in found:
         code = currency_detect(found["currency"]) or currency_detect(found["currency"].upper())
         if code:
@@ -163,6 +186,20 @@ _DATE_PATTERNS = (
     (re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$"), "dmy"),
     (re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$"), "??y"),
 )
+
+
+#: Currencies of countries that write the day first ("02/06/2026" is 2 June in London,
+#: Sydney, Mumbai or Singapore). The US writes the month first; Canada both (left out).
+DAY_FIRST_CURRENCIES = frozenset(
+    {"GBP", "EUR", "INR", "AUD", "NZD", "SGD", "HKD", "CHF", "ZAR", "AED", "SAR", "ILS"}
+    | {"TRY", "BRL", "MXN", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "THB"}
+)
+
+
+def day_first(decimal_separator: str, currency: str | None) -> bool:
+    """Whether the quote writes dates day first: a decimal comma (a European quote) or a
+    currency whose country does, "£" or "A$"."""
+    return decimal_separator == "," or (currency or "") in DAY_FIRST_CURRENCIES
 
 
 def date_normalize(text: str, *, day_first: bool = False) -> str:

@@ -9,6 +9,7 @@ one thousand two hundred thirty-four or one point two three four.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 
@@ -28,20 +29,24 @@ _PREFIXED_DOLLARS = {
     "HK$": "HKD",
     "S$": "SGD",
 }
-_SYMBOLS = {"€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "$": "USD"}
+_SYMBOLS = {"€": "EUR", "£": "GBP", "¥": "JPY", "円": "JPY", "₹": "INR", "₩": "KRW", "$": "USD"}
 
 _PREFIXED_RE = re.compile(r"(?<![A-Za-z])(US|AU|A|CA|C|NZ|HK|S)\$")
 _CODE_RE = re.compile(r"(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])")
 _STRIP_RE = re.compile(
-    r"(?<![A-Za-z])(?:US|AU|A|CA|C|NZ|HK|S)\$|[€£¥₹₩$]|(?<![A-Za-z])(?:SFr\.|Fr\.)"
+    r"(?<![A-Za-z])(?:US|AU|A|CA|C|NZ|HK|S)\$|[€£¥円₹₩$]|(?<![A-Za-z])(?:SFr\.|Fr\.|Rs\.?)"
     r"|(?<![A-Za-z])(?:" + "|".join(sorted(CURRENCY_CODES)) + r")(?![A-Za-z])",
     re.IGNORECASE,
 )
 #: Anything besides digits, separators, spaces and signs: only then is stripping needed.
 _NOT_NUMERIC_RE = re.compile(r"[^\d.,\s'()+\-]")
-_SPACES_RE = re.compile(r"[\s\u00a0\u202f\u2009']")
+_FULL_WIDTH_RE = re.compile(r"[\uff01-\uff5e\uffe0-\uffe6\u3000]")
+#: Group separators: spaces (French, Swedish), the apostrophe of Swiss "1'234.50" and the
+#: typographic one (U+2019) that Windows' de-CH locale writes, "1’234.50".
+_SPACES_RE = re.compile(r"[\s\u00a0\u202f\u2009'\u2019]")
 
-_DOT_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d*)?")
+#: "1,234.56", and India's lakh/crore grouping "1,23,45,678.00" (threes, then twos).
+_DOT_GROUPED = re.compile(r"(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})+,\d{3})(?:\.\d*)?")
 _DOT_PLAIN = re.compile(r"\d*\.?\d+|\d+\.")
 _PLAIN_DOT = re.compile(r"-?\d{1,15}(?:\.\d{1,6})?")
 _COMMA_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d*)?")
@@ -65,6 +70,7 @@ def currency_detect(text: str) -> str | None:
     "A$1,200" → AUD. None when it names none."""
     if not text:
         return None
+    text = _half_width(text)
     match = _PREFIXED_RE.search(text)
     if match:
         return _PREFIXED_DOLLARS[match.group(0)]
@@ -76,11 +82,20 @@ def currency_detect(text: str) -> str | None:
             return match.group(1)
     if re.search(r"(?<![A-Za-z])S?Fr\.", text):
         return "CHF"
+    if re.search(r"(?<![A-Za-z])Rs\.?\s?\d", text):
+        return "INR"
     return None
+
+
+def _half_width(text: str) -> str:
+    """Japanese quotes write money in full-width forms, "￥１，２３４，０００": the ASCII
+    they stand for (NFKC), so "¥1,234,000" reads like any other yen amount."""
+    return unicodedata.normalize("NFKC", text) if _FULL_WIDTH_RE.search(text) else text
 
 
 def _strip_money(text: str) -> tuple[str, bool]:
     """Remove currency marks, spaces and sign notation; return (digits, negative)."""
+    text = _half_width(text)
     value = _STRIP_RE.sub("", text) if _NOT_NUMERIC_RE.search(text) else text
     if _SPACES_RE.search(value):
         value = _SPACES_RE.sub("", value)
@@ -150,11 +165,12 @@ def _unambiguous_under(value: str, decimal_separator: str) -> bool:
     return vote == decimal_separator
 
 
-def quantity_parse(text: str, *, decimal_separator: str = ".") -> int | None:
+def quantity_parse(text: str, *, decimal_separator: str = ".", credit: bool = False) -> int | None:
     """Read a quantity cell: "2" → 2, "2.0" → 2, "4 ea" → 4, "" → None.
 
     Raises ValueError with a message that contains the word "quantity": negative ("-2"),
-    not a number ("two"), or not whole ("2.5")."""
+    not a number ("two"), or not whole ("2.5"). On a ``credit`` line (its amount is negative
+    too: "Trade-in of 2 × DL380 Gen10 | -2 | 1,700.00 | -3,400.00") "-2" reads as 2 returned."""
     text = text.strip()
     if not text:
         return None
@@ -171,7 +187,7 @@ def quantity_parse(text: str, *, decimal_separator: str = ".") -> int | None:
             number = _digits_to_decimal(value, other)
     if number is None or not number.is_finite():
         raise ValueError(f"quantity {text!r} is not a number")
-    if negative and number != 0:
+    if negative and number != 0 and not credit:
         raise ValueError(f"quantity {text} is negative")
     if number != number.to_integral_value():
         raise ValueError(f"quantity {text} is not a whole number")

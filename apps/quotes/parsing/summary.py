@@ -34,8 +34,18 @@ _CHARGE_RE = re.compile(
 )
 _TAX_RE = re.compile(
     r"^(?:\d+(?: \d+)? )?(?:tax|taxes|sales tax|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|"
-    r"tva|iva|gst|hst|estimated tax)\b"
+    r"tva|iva|gst|hst|pst|qst|rst|igst|cgst|sgst|utgst|estimated tax)\b"
 )
+#: The sum of the tax rows above it ("GST 5%", "PST 7%", then "Total Tax"): the tax, once.
+_TAX_TOTAL_RE = re.compile(
+    r"^(?:total (?:tax|taxes|vat|gst|mwst|tva|iva)|(?:tax|vat|gst) total|"
+    r"gesamt (?:mwst|ust))\b"
+)
+
+
+def tax_total_row(texts: Sequence[str]) -> bool:
+    """Whether a tax row sums the tax rows above it ("Total Tax") rather than adding one."""
+    return any(_TAX_TOTAL_RE.match(text_fold(text)) for text in texts if text)
 
 
 _TRAILING_AMOUNT = re.compile(
@@ -65,7 +75,7 @@ def summary_kind(texts: Sequence[str]) -> str | None:
             continue
         if _SUBTOTAL_RE.match(norm):
             return "subtotal"
-        if _TAX_RE.match(norm):
+        if _TAX_RE.match(norm) or _TAX_TOTAL_RE.match(norm):
             return "tax"
         if _TOTAL_RE.match(norm):
             return "total"
@@ -84,7 +94,7 @@ def summary_amount(
         number = cell_number(cells[index])
         if number is not None:
             return number
-        text = texts[index]
+        text = texts[index] if index < len(texts) else ""  # texts end at the last filled cell
         if text and any(ch.isdigit() for ch in text) and "%" not in text:
             try:
                 value = amount_parse(text, decimal_separator=decimal_separator)

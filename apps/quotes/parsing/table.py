@@ -9,6 +9,7 @@ with the row and column named; an unreadable price only marks its line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -16,8 +17,8 @@ from decimal import Decimal
 
 from apps.quotes.parsing.cells import Cell, NumberedRow, cell_number, cell_text
 from apps.quotes.parsing.errors import QuoteParseError
-from apps.quotes.parsing.headers import header_map, is_header
-from apps.quotes.parsing.metadata import date_normalize, metadata_read
+from apps.quotes.parsing.headers import header_language_hint, header_map, is_header
+from apps.quotes.parsing.metadata import date_normalize, day_first, metadata_read
 from apps.quotes.parsing.numbers import (
     amount_parse,
     currency_detect,
@@ -25,7 +26,7 @@ from apps.quotes.parsing.numbers import (
     quantity_parse,
 )
 from apps.quotes.parsing.schemas import DetectedType, ParsedLine, ParsedQuote, SkippedRow
-from apps.quotes.parsing.summary import Totals, summary_amount, summary_kind
+from apps.quotes.parsing.summary import Totals, summary_amount, summary_kind, tax_total_row
 
 MAX_DATA_ROWS = 20_000
 MAX_COLUMNS = 100
@@ -82,11 +83,42 @@ def _find_header(
         mapping = header_map(texts)
         if is_header(mapping):
             return position, mapping, texts
+    hint = header_language_hint(
+        [cell_text(cell) for cell in cells] for _row, cells in rows[:HEADER_SCAN_ROWS]
+    )
     raise QuoteParseError(
         "no header row found: expected columns such as 'Part Number', 'Description', "
-        "'Qty', 'Unit Price' (or Artikelnummer, Beschreibung, Menge, Einzelpreis)",
+        "'Qty', 'Unit Price' (or Artikelnummer, Beschreibung, Menge, Einzelpreis)" + hint,
         file=opts.file_name,
     )
+
+
+#: A line that says it gives something back: "Trade-in: 2 × DL380 Gen10", "Return of ...",
+#: "Credit for ...", "Buy-back", German "Inzahlungnahme", French "Reprise".
+_CREDIT_HEAD = re.compile(
+    r"^\s*(?:trade[- ]?in|return|credit|buy[- ]?back|inzahlungnahme|rückgabe|gutschrift|"
+    r"reprise|avoir)\b",
+    re.IGNORECASE,
+)
+
+
+def _credit_amount(
+    cells: Sequence[Cell], ext_i: int | None, ext_text: str, decimal_separator: str
+) -> bool:
+    """Whether the line's extended amount is negative: a trade-in or return may then write
+    its quantity negative too ("-2 | 1,700.00 | -3,400.00"); a negative quantity on a line
+    that charges money stays an error."""
+    if not ext_text:
+        return False
+    number = (
+        cell_number(cells[ext_i]) if ext_i is not None and type(cells[ext_i]) is not str else None
+    )
+    if number is None:
+        try:
+            number = amount_parse(ext_text, decimal_separator=decimal_separator)
+        except ValueError:
+            return False
+    return number is not None and number < 0
 
 
 def quote_from_rows(rows: Iterable[NumberedRow], opts: TableOptions) -> ParsedQuote:
@@ -150,7 +182,9 @@ def quote_from_rows(rows: Iterable[NumberedRow], opts: TableOptions) -> ParsedQu
         detected_type=opts.detected_type,
         vendor=meta.get("vendor", ""),
         quote_number=meta.get("quote_number", ""),
-        quote_date=date_normalize(meta.get("quote_date", ""), day_first=decimal_separator == ","),
+        quote_date=date_normalize(
+            meta.get("quote_date", ""), day_first=day_first(decimal_separator, currency)
+        ),
         currency=currency,
         encoding=opts.encoding,
         encoding_fallback=opts.encoding_fallback,
@@ -240,11 +274,13 @@ def _lines_read(
                 )
             )
             if amount is not None:
-                if kind == "charges" and totals.charges is not None:
-                    amount += totals.charges
                 if kind == "total" and totals.total is not None and totals.subtotal is None:
                     totals.subtotal = totals.total  # "Net total" above "Gross total"
-                setattr(totals, kind, amount)
+                # Freight and tax come in parts: "Shipping" + "Handling", India's
+                # "CGST @ 9%" + "SGST @ 9%", Canada's GST + PST.
+                adds = kind == "charges" or (kind == "tax" and not tax_total_row(texts))
+                earlier = getattr(totals, kind) if adds else None
+                setattr(totals, kind, amount + earlier if earlier is not None else amount)
             if kind == "total" and totals.footer_row is None:
                 totals.footer_row = row_number
             continue
@@ -325,6 +361,7 @@ def _line_read(
                 )
     errors: list[str] = []
     quantity: int | None = None
+    returned = False  # "-2 | 1,700.00 | -3,400.00": 2 returned or traded in, a credit
     if qty_text:
         # A text cell (CSV, PDF) is never a number: `cell_number` answers None for it.
         number = (
@@ -332,15 +369,23 @@ def _line_read(
             if qty_i is not None and type(cells[qty_i]) is not str
             else None
         )
+        quantity_cell = format(number, "f") if number is not None else qty_text
+        quantity_separator = "." if number is not None else decimal_separator
         try:
-            quantity = quantity_parse(
-                format(number, "f") if number is not None else qty_text,
-                decimal_separator="." if number is not None else decimal_separator,
-            )
+            quantity = quantity_parse(quantity_cell, decimal_separator=quantity_separator)
         except ValueError as exc:
-            raise QuoteParseError(
-                str(exc), file=opts.file_name, row=row_number, column=column_names["quantity"]
-            ) from None
+            if (
+                "negative" not in str(exc)
+                or not _CREDIT_HEAD.match(description)
+                or not _credit_amount(cells, ext_i, ext_text, decimal_separator)
+            ):
+                raise QuoteParseError(
+                    str(exc), file=opts.file_name, row=row_number, column=column_names["quantity"]
+                ) from None
+            quantity = quantity_parse(
+                quantity_cell, decimal_separator=quantity_separator, credit=True
+            )
+            returned = True
     prices: list[Decimal | None] = []
     for name, index, text in (
         ("unit_price", unit_i, unit_text),
@@ -359,6 +404,8 @@ def _line_read(
                 except ValueError as exc:
                     errors.append(f"column {column_names[name]!r}: {exc}")
         prices.append(value)
+    if returned and prices[0] is not None and prices[0] > 0:
+        prices[0] = -prices[0]  # 2 returned at 1,700.00 each: -1,700.00 a unit, -3,400.00
     if not part and not description:
         errors.append("no part number or description")
     if quantity is None and qty_i is not None and (prices[0] is not None or prices[1] is not None):

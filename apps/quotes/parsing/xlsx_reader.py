@@ -28,7 +28,7 @@ from apps.quotes.parsing.cells import Cell, NumberedRow, cell_text
 from apps.quotes.parsing.errors import QuoteParseError, SheetCandidate, SheetChoiceNeeded
 from apps.quotes.parsing.extent import sheet_extent_check
 from apps.quotes.parsing.headers import header_map, is_header
-from apps.quotes.parsing.metadata import date_normalize, metadata_read
+from apps.quotes.parsing.metadata import date_normalize, day_first, metadata_read
 from apps.quotes.parsing.schemas import DetectedType, ParsedQuote
 from apps.quotes.parsing.table import (
     HEADER_SCAN_ROWS,
@@ -288,6 +288,9 @@ def _metadata_from_other_sheets(
         if not parsed.quote_number and meta.get("quote_number"):
             parsed.quote_number = meta["quote_number"]
         if not parsed.quote_date and meta.get("quote_date"):
-            parsed.quote_date = date_normalize(meta["quote_date"])
+            parsed.quote_date = date_normalize(
+                meta["quote_date"],
+                day_first=day_first(parsed.decimal_separator, parsed.currency),
+            )
         if not parsed.vendor and meta.get("vendor"):
             parsed.vendor = meta["vendor"]

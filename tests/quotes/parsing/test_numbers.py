@@ -23,6 +23,12 @@ from apps.quotes.parsing.numbers import (
         ("-1,500.00 USD", ".", Decimal("-1500.00")),
         ("USD 515,000.00", ".", Decimal("515000.00")),
         ("CHF 1'234.50", ".", Decimal("1234.50")),
+        ("61\u2019480.00", ".", Decimal("61480.00")),  # de-CH Windows: typographic apostrophe
+        ("-8\u2019247.55", ".", Decimal("-8247.55")),
+        ("5,70,80,000.00", ".", Decimal("57080000.00")),  # India: lakh and crore grouping
+        ("Rs. 1,45,000.00", ".", Decimal("145000.00")),
+        ("\uffe5\uff11\uff0c\uff12\uff13\uff14\uff0c\uff10\uff10\uff10", ".", Decimal("1234000")),
+        ("1,234,000\u5186", ".", Decimal("1234000")),  # yen written after, "円"
         ("1 234,56 €", ",", Decimal("1234.56")),
         ("1\u00a0234,56", ",", Decimal("1234.56")),
         ("265,00", ",", Decimal("265.00")),
@@ -49,7 +55,9 @@ def test_amount_parse_returns_decimal_not_float() -> None:
     assert value + Decimal("0.20") == Decimal("0.30")
 
 
-@pytest.mark.parametrize("text", ["call", "12abc", "1,2,3.4.5", "$", "1..2"])
+@pytest.mark.parametrize(
+    "text", ["call", "12abc", "1,2,3.4.5", "$", "1..2", "12,34.5", "1,23,4567.00"]
+)
 def test_amount_parse_refuses_text(text: str) -> None:
     with pytest.raises(ValueError, match="not an amount"):
         amount_parse(text, decimal_separator=".")
@@ -102,6 +110,9 @@ def test_quantity_parse_refuses(text: str, message: str) -> None:
         ("Unit Price (EUR)", "EUR"),
         ("CHF 12.50", "CHF"),
         ("Fr. 12.50", "CHF"),
+        ("Rs. 1,45,000.00", "INR"),
+        ("\uffe5\uff11\uff0c\uff10\uff10\uff10", "JPY"),  # full-width "￥１，０００"
+        ("1,000\u5186", "JPY"),
         ("1,234.56", None),
         ("EUROPE", None),
     ],
