@@ -446,6 +446,10 @@ LOCAL_GPU_KEYS = [
     "mi325x",
     "mi350x",
     "mi355x",
+    # desktop RTX PRO Blackwell below the 5000, and the edge-robotics SoC of the Jetson AGX Thor
+    "rtx-pro-4500",
+    "rtx-pro-4000",
+    "jetson-agx-thor",
 ]
 #: How the OEM family files name GPUs -> catalog GPU keys.
 GPU_NAMES = {
@@ -473,6 +477,7 @@ GPU_NAMES = {
     "MI325X": "mi325x",
     "MI350X": "mi350x",
     "MI355X": "mi355x",
+    "Jetson AGX Thor": "jetson-agx-thor",
 }
 OEM_FILES = (
     "oem_systems_dell_hpe_lenovo_cisco.csv",

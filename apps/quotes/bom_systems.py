@@ -174,6 +174,8 @@ def _gpu_spec(key: str, catalog: CatalogSnapshot, form: str) -> GpuSpec | None:
         key = "rtx-pro-6000-server" if form == "server" else "rtx-pro-6000-ws"
     if form == "laptop" and not key.endswith("-laptop") and f"{key}-laptop" in catalog.gpu_by_key:
         key = f"{key}-laptop"  # "RTX PRO 5000 Blackwell" in a laptop is the laptop GPU
+    if form == "workstation" and f"{key}-desktop" in catalog.gpu_by_key:
+        key = f"{key}-desktop"  # "NVIDIA GB300" in a DGX Station is its Desktop Superchip
     return catalog.gpu_by_key.get(key)
 
 
@@ -297,9 +299,16 @@ def read_system(
             # a chassis that only ever carries one GPU board, its line naming the GPU:
             # "UCS C885A M8 Rack - MI300X GPU" is one 8 × MI300X board
             gpus = spec.max_gpus
-        if not gpus and ((spec is not None and spec.max_gpus == 1) or form in PERSONAL_FORMS):
-            # a configured laptop (or a one-GPU system) carries the one GPU its line names:
-            # "Dell Pro Max 16 Plus ..., NVIDIA RTX PRO 5000 Blackwell 24GB laptop GPU"
+        named = _gpu_spec(gpu_key, catalog, form)
+        if not gpus and (
+            (spec is not None and spec.max_gpus == 1)
+            or form in (*PERSONAL_FORMS, "workstation")
+            or (named is not None and named.is_host_chip)
+        ):
+            # a configured laptop or workstation (or a one-GPU system, or a machine built
+            # around its own chip) carries the one GPU its line names: "Dell Pro Max 16 Plus
+            # ..., NVIDIA RTX PRO 5000 Blackwell 24GB laptop GPU", "Puget T140-S Workstation,
+            # NVIDIA RTX PRO 4000 Blackwell 24GB", "Acer Veriton GN100, NVIDIA GB10"
             gpus = 1
         if system.gpu.board or (spec is not None and spec.nvlink_domain_gpus > 1):
             domain = spec.nvlink_domain_gpus if spec and spec.nvlink_domain_gpus > 1 else gpus
@@ -392,6 +401,8 @@ def _form_factor(reading: SystemReading) -> str:
     if spec is not None:
         return spec.form_factor
     form = _system_form(reading.row, None)
+    if reading.gpu is not None and reading.gpu.is_host_chip:
+        return reading.gpu.form_factor  # a GB10 "mini workstation" is a desktop, not a tower
     if form == "workstation":
         return "workstation"
     if form in PERSONAL_FORMS:
@@ -446,6 +457,11 @@ def quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
     elif spec is not None and spec.power_max_kw is not None:
         power, typical = spec.power_max_kw, spec.power_typical_kw
         sources["power_kw"] = "catalog"
+    elif gpu is not None and (reference := _reference_machine(gpu, catalog)) is not None:
+        # A machine the catalog does not know, built around a chip it does: it draws what
+        # the chip's reference machine draws (an MSI EdgeXpert's GB10 as a DGX Spark's, 240 W).
+        power, typical = reference.power_max_kw, reference.power_typical_kw
+        sources["power_kw"] = "estimate"
     elif gpu is not None:
         overhead = PLATFORM_OVERHEAD_KW[_system_form(row, spec)]
         # GPUs' TDP × count + the platform overhead: 8 × 700 W + 2.0 kW = 7.6 kW (estimate).
@@ -494,6 +510,16 @@ def quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
         vehicle=_vehicle(form_factor, key),
         lines=reading.lines,
         figure_sources=sources,
+    )
+
+
+def _reference_machine(gpu: GpuSpec, catalog: CatalogSnapshot) -> SystemSpec | None:
+    """The catalog's own machine for a host chip, with its power: the DGX Spark for the GB10,
+    the DGX Station for its GB300 Desktop Superchip; None for any other engine."""
+    if not gpu.is_host_chip:
+        return None
+    return next(
+        (s for s in catalog.systems if s.gpu == gpu.key and s.power_max_kw is not None), None
     )
 
 

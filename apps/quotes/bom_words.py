@@ -254,6 +254,7 @@ _GPU_PATTERNS: tuple[tuple[str, str], ...] = (
     # laptop GPUs: a line that says "laptop" names the laptop part; one that does not is
     # read as the laptop part when it sits in a laptop (`bom_systems._gpu_spec`)
     (r"rtx\s*pro\s*([1-4]000|500)\b[^,;]*?laptop", r"rtx-pro-\1-laptop"),
+    (r"rtx\s*pro\s*4500\b", "rtx-pro-4500"),  # a desktop card only: 32 GB, 200 W
     (r"rtx\s*pro\s*([1-4]000|500)\b", r"rtx-pro-\1"),
     (r"rtx\s*5070\s*ti\b[^,;]*?laptop", "rtx-5070-ti-laptop"),
     (r"rtx\s*5070\s*ti\b", "rtx-5070-ti"),
@@ -268,9 +269,12 @@ _GPU_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"snapdragon\s*8\s*elite", "snapdragon-8-elite"),
     (r"\ba18\s*pro\b", "apple-a18-pro"),
     (r"rtx\s*6000\s*ada", "rtx-6000-ada"),
+    # a DGX Station's GB300 "Desktop Superchip", not the GB300 of an NVL72 rack tray
+    (r"\bgb300\b[^,;]*?\bdesktop\b", "gb300-desktop"),
     (r"\bgb300\b", "gb300"),
     (r"\bgb200\b", "gb200"),
     (r"\bgb10\b", "gb10"),
+    (r"\bjetson\s*(?:agx\s*)?thor\b|\bjetson\s*t5000\b", "jetson-agx-thor"),
     (r"\brubin\b", "rubin"),  # "Vera Rubin NVL72 rack", "HGX Rubin NVL8"
     (r"\bh200\s*nvl\b", "h200-nvl"),
     (r"\bh100\s*nvl\b", "h100-nvl"),
@@ -301,6 +305,7 @@ _GPU_WORDS = (
     "gb300",
     "gb200",
     "gb10",
+    "jetson",
     "rubin",
     "h200",
     "h100",

@@ -136,6 +136,11 @@ class _Families:
             found = self._part_says[pn] = _part_says(pn)
         return found
 
+    def host_chip(self, key: str) -> bool:
+        """Whether the GPU ``key`` is a machine's own chip (``GpuSpec.is_host_chip``)."""
+        gpu = self.catalog.gpu_by_key.get(key)
+        return gpu is not None and gpu.is_host_chip
+
     def head(self, text: str) -> str:
         """``bom_words.head(text)``, once per text."""
         found = self._heads.get(text)
@@ -381,7 +386,9 @@ def _line_first_pass(row: Row, families: _Families) -> None:
         row.role = "gpu_board" if head_gpu.board else "gpu_card"
         row.gpu = gpu or head_gpu
         return
-    if families.find(head) is not None:
+    if families.find(head) is not None or (gpu is not None and families.host_chip(gpu.key)):
+        # A machine the catalog knows by name, or one built around its engine: "MSI
+        # EdgeXpert MS-C931 - mini PC - NVIDIA GB10 - SSD 4 TB" sells a GB10 machine.
         row.role = "system"
         row.gpu = gpu
         return
@@ -481,6 +488,10 @@ def _nest(rows: list[Row]) -> None:
                 row.role == "accessory" and row.line is not None and (not row.priced or row.guessed)
             ):
                 parent = current_system
+            elif row.role in ("accessory", "service") and row.line is not None and row.priced:
+                # A priced line beside the system ends its block: the adapter after a GB10
+                # mini PC and its cables is bought beside it, not configured into it.
+                current_system = None
         row.parent = parent
         if row.role == "system" and row.parent is None:
             current_system = row.index
