@@ -73,6 +73,11 @@ _SERVICE_WORDS = frozenset(
         "labor",
         "labour",
         "onsite",
+        "setup",
+        "set-up",
+        "workshop",
+        "software",
+        "manager",
         "garantie",
         "garantieerweiterung",
         "wartung",
@@ -336,7 +341,7 @@ _SUPERCHIP = re.compile(r"(\d{1,3})\s*[x×]\s*(?:nvidia\s+)?gb[23]00[^,;]*?super
 BRIDGE_RE = re.compile(r"\bnvlink\b[^,;]*\bbridge\b|\bbridge\b[^,;]*\bnvlink\b", re.I)
 WAYS_RE = re.compile(r"\b(\d)[- ]?way\b|\b(\d)[- ]slot\b", re.IGNORECASE)
 _HEAD_SPLIT = re.compile(
-    r",|;|:|\(|\s[-–—]\s|\s(?:for|with|w/|incl\.?|including|includes|mit|für|auf|per)\s",
+    r",|;|:|\(|\s[-–—]\s|\s(?:for|with|w/|incl\.?|including|includes|mit|für|auf|per|of)\s",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z0-9+]+(?:-[a-z0-9+]+)*")
@@ -348,6 +353,11 @@ PER_UNIT_RE = re.compile(r"\bper (?:unit|system)\b")
 NO_NOTE_RE = re.compile(r"^[^,]*,\s*no\s", re.IGNORECASE)
 ADAPTER_RE = re.compile(r"\b(?:power|ac|usb-c)\s+adapter\b", re.IGNORECASE)
 SLED_RE = re.compile(r"\b(?:sled|tray)\b", re.IGNORECASE)
+#: A part bought to replace one in an installed system: "spare for RMA 4471902", "FRU".
+SPARE_RE = re.compile(
+    r"\bspares?\b|\brma\b|\badvance(?:d)?\s+(?:replacement|exchange)\b|\bfru\b",
+    re.IGNORECASE,
+)
 _GPU_COUNT_WORD = re.compile(r"\b\d+\s*-?\s*gpus?\b", re.IGNORECASE)
 
 

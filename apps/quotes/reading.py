@@ -55,6 +55,7 @@ from apps.quotes.bom_words import (
     PER_UNIT_RE,
     SERVICE_PART,
     SLED_RE,
+    SPARE_RE,
     TAX_RE,
     TOTAL_RE,
     WAYS_RE,
@@ -688,6 +689,9 @@ def _loose_gpu_problems(rows: list[Row], catalog: CatalogSnapshot) -> list[LineP
         lines = [r.line for r in pool if r.line is not None]
         model = gpu.model if gpu else "GPU"
         name = gpu.name if gpu else "GPU"
+        if all(SPARE_RE.search(r.text) for r in pool):
+            problems.append(_spare_problem(count, model, name, lines))
+            continue
         problems.append(
             LineProblem(
                 severity="warning",
@@ -700,6 +704,21 @@ def _loose_gpu_problems(rows: list[Row], catalog: CatalogSnapshot) -> list[LineP
             )
         )
     return problems
+
+
+def _spare_problem(count: int, model: str, name: str, lines: list[int]) -> LineProblem:
+    """Cards the quote calls spares or RMA replacements ("H200 NVL ... - spare for RMA
+    4471902"): they go into servers already installed, which the quote names, so there is
+    nothing to ask and nothing new to size: information, not a warning."""
+    return LineProblem(
+        severity="info",
+        title=f"{count} × {model} as spares, no chassis",
+        detail=f"{_lines_text(lines).capitalize()}: {count} × {name} quoted as spare or "
+        "replacement cards for servers already installed. No new vehicle: nothing on this "
+        "quote to size against the load.",
+        metrics={"lines": lines, "gpus": count, "spare": True},
+        lever="Check the spares match the GPUs of the installed servers.",
+    )
 
 
 #: Roles of lines that only mention an accelerator: "ProSupport for Gaudi 3 systems".

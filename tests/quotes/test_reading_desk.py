@@ -113,3 +113,45 @@ def test_a_priced_part_after_the_bought_beside_lines_is_not_configured_into_the_
     assert roles(intake) == ["system", "accessory", "accessory"]
     (system,) = intake.systems
     assert system.lines == [1]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # "X of Y": the set-up is the head, the system it is done to is its object
+        '6,RCP-PS-DLS,"Remote setup of NVIDIA License System (DLS) for the DGX H100 cluster",'
+        "1,2500,2500",
+        # software licensed per GPU: "Base" is not a chassis
+        '4,BCM-ENT-GPU-1Y,"NVIDIA Base Command Manager Enterprise, per GPU",32,450,14400',
+        '5,DLI-ILT-LLM-20,"NVIDIA DLI instructor-led workshop: Building LLM Applications, '
+        'up to 20 seats",1,15000,15000',
+    ],
+)
+def test_software_training_and_set_up_naming_a_system_buy_no_system(
+    catalog: CatalogSnapshot, line: str
+) -> None:
+    intake = read(catalog, line + "\n")
+    assert roles(intake) == ["service"]
+    assert intake.systems == []
+
+
+def test_a_spare_card_for_an_installed_server_is_information_not_a_warning(
+    catalog: CatalogSnapshot,
+) -> None:
+    intake = read(
+        catalog,
+        '1,GPU-NVH200NVL-141,"NVIDIA H200 NVL 141GB PCIe GPU, passive - spare for RMA 4471902"'
+        ",1,31850,31850\n",
+    )
+    assert roles(intake) == ["gpu_card"] and intake.systems == []
+    (problem,) = intake.line_problems
+    assert problem.severity == "info" and "spare" in problem.title
+    assert problem.metrics["gpus"] == 1
+
+
+def test_loose_cards_that_are_not_spares_still_ask_for_their_servers(
+    catalog: CatalogSnapshot,
+) -> None:
+    intake = read(catalog, '1,900-21010-0020-000,"NVIDIA H200 NVL 141GB PCIe GPU",4,31850,127400\n')
+    (problem,) = intake.line_problems
+    assert problem.severity == "warning" and "no chassis" in problem.title
