@@ -143,6 +143,8 @@ _ACCESSORY_WORDS = frozenset(
         "keyboard",
         "mouse",
         "hoses",
+        "camera",
+        "cameras",
     ]
 )
 _COMPONENT_WORDS = frozenset(
@@ -425,6 +427,17 @@ def gpu_mention(text: str) -> GpuMention | None:
             break
     board = bool(_BOARD_RE.search(text))
     return GpuMention(key=key, count=count if count and count > 0 else None, board=board)
+
+
+#: What a line is for, not what it is: "camera kit for Jetson AGX Thor (…)", "compatible
+#: with DGX Spark": up to the next separator.
+_FOR_CLAUSE = re.compile(r"\s(?:for|fits|compatible with)\s[^,;()]*", re.IGNORECASE)
+
+
+def own_text(text: str) -> str:
+    """A line's text without what it is for: "VB1940 camera kit for Jetson AGX Thor, 1m
+    cable" → "VB1940 camera kit, 1m cable"; the GPU it names there is its own."""
+    return _FOR_CLAUSE.sub("", text)
 
 
 def accelerator_named(text: str) -> str | None:

@@ -64,6 +64,7 @@ from apps.quotes.bom_words import (
     gpu_mention,
     head,
     head_category,
+    own_text,
     text_category,
     words_of,
 )
@@ -387,7 +388,8 @@ def _line_first_pass(row: Row, families: _Families) -> None:
         row.role = "gpu_board" if head_gpu.board else "gpu_card"
         row.gpu = gpu or head_gpu
         return
-    if families.find(head) is not None or (gpu is not None and families.host_chip(gpu.key)):
+    own = families.gpu(own_text(text)) if gpu is not None else None
+    if families.find(head) is not None or (own is not None and families.host_chip(own.key)):
         # A machine the catalog knows by name, or one built around its engine: "MSI
         # EdgeXpert MS-C931 - mini PC - NVIDIA GB10 - SSD 4 TB" sells a GB10 machine.
         row.role = "system"

@@ -155,3 +155,23 @@ def test_loose_cards_that_are_not_spares_still_ask_for_their_servers(
     intake = read(catalog, '1,900-21010-0020-000,"NVIDIA H200 NVL 141GB PCIe GPU",4,31850,127400\n')
     (problem,) = intake.line_problems
     assert problem.severity == "warning" and "no chassis" in problem.title
+
+
+def test_a_part_for_a_gb10_machine_is_not_the_machine(catalog: CatalogSnapshot) -> None:
+    # the chip is what the bracket is for, not what it is: no head noun to go by either
+    intake = read(
+        catalog, '1,SV-BRKT-01,"VESA mounting bracket for NVIDIA GB10 desktops, black",2,39,78\n'
+    )
+    assert roles(intake) == ["accessory"] and intake.systems == []
+
+
+def test_a_jetson_agx_thor_developer_kit_is_one_small_arm_machine(
+    catalog: CatalogSnapshot,
+) -> None:
+    (system,) = read(
+        catalog,
+        '1,945-14070-0080-000,"NVIDIA Jetson AGX Thor Developer Kit, Jetson T5000 module, '
+        '128GB LPDDR5X",4,3499,13996\n',
+    ).systems
+    assert (system.quantity, system.gpu_key, system.gpus_per_system) == (4, "jetson-agx-thor", 1)
+    assert (system.form_factor, system.cpu_arch) == ("desktop", "arm")
