@@ -235,7 +235,9 @@ PARTS = [
         "ws-1x-rtx-pro-6000",
         None,
         None,
-        ["Dell Pro Max T2", "HP Z8 Fury G5", "ThinkStation P4", "ThinkStation PX"],
+        # the workstations it names as examples are families of their own (oem_systems_*):
+        # a quoted "Dell Pro Max T2 Tower" is that family, with the cards the quote states
+        ["ThinkStation P4"],
     ),
     ("Dell / HP / Lenovo", "WS-2X-RTXPRO6000", "system", "ws-2x-rtx-pro-6000", None, None, []),
     (

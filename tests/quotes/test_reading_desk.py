@@ -175,3 +175,27 @@ def test_a_jetson_agx_thor_developer_kit_is_one_small_arm_machine(
     ).systems
     assert (system.quantity, system.gpu_key, system.gpus_per_system) == (4, "jetson-agx-thor", 1)
     assert (system.form_factor, system.cpu_arch) == ("desktop", "arm")
+
+
+@pytest.mark.parametrize(
+    ("line", "family"),
+    [
+        (
+            '1,T2-CTO,"Dell Pro Max T2 Tower, Intel Core Ultra 9 285K, 2x NVIDIA RTX PRO 6000 '
+            'Blackwell Max-Q Workstation Edition 96GB",2,27450,54900',
+            "dell-pro-max-t2",
+        ),
+        (
+            '1,30EUCTO1WW,"ThinkStation PX, 2x Intel Xeon Gold 6542Y, 4x NVIDIA RTX PRO 6000 '
+            'Blackwell Max-Q Workstation Edition",1,69000,69000',
+            "lenovo-thinkstation-px",
+        ),
+    ],
+)
+def test_a_named_workstation_is_its_family_not_the_one_card_reference_config(
+    catalog: CatalogSnapshot, line: str, family: str
+) -> None:
+    # not "Workstation, 1x RTX PRO 6000 Blackwell WS with 2 × RTX PRO 6000 Blackwell Max-Q"
+    (system,) = read(catalog, line + "\n").systems
+    assert system.sku == family
+    assert system.figure_sources["power_kw"] == "catalog"
