@@ -43,6 +43,8 @@ PLATFORM_OVERHEAD_KW = {
 DEFAULT_MAX_GPUS = 10
 #: Forms one person carries: one engine each, never an NVLink neighbour.
 PERSONAL_FORMS = ("laptop", "phone")
+#: A count before a name: "2x DGX Spark 4TB", "(4 x NVIDIA DGX H100", up to the next separator.
+_UNITS_RE = re.compile(r"\b([2-9]|1\d)\s*[x×]\s+([^,;:()]+)", re.IGNORECASE)
 #: The memory a unified-memory machine is configured with: "48GB unified memory".
 _UNIFIED_GB = re.compile(r"\b(\d{1,3})\s*GB\s+(?:of\s+)?unified\b", re.IGNORECASE)
 
@@ -62,6 +64,7 @@ class SystemReading:
     cooling: str
     lines: list[int]
     members: list[Row] = field(default_factory=list)
+    units_per_line: int = 1  # systems in one quoted unit: a "2x DGX Spark" bundle is 2
 
 
 # ---------------------------------------------------------------------------------------------
@@ -169,6 +172,20 @@ def _system_quantity(system: Row, rows: list[Row], facts: QuoteFacts | None = No
     return quantity
 
 
+def _units_per_line(
+    text: str, spec: SystemSpec | None, find: Callable[[str], SystemSpec | None]
+) -> int:
+    """How many of its system one quoted unit of a line is: "DGX Spark Bundle: 2x DGX Spark
+    4TB with QSFP112 cable" is two DGX Spark a bundle, when the count stands before the
+    system's own name; 1 otherwise ("2x GB10" counts GPUs, not machines)."""
+    if spec is None:
+        return 1
+    for found in _UNITS_RE.finditer(text):
+        if find(found.group(2)) is spec:
+            return int(found.group(1))
+    return 1
+
+
 def _gpu_spec(key: str, catalog: CatalogSnapshot, form: str) -> GpuSpec | None:
     if key == "rtx-pro-6000":
         key = "rtx-pro-6000-server" if form == "server" else "rtx-pro-6000-ws"
@@ -224,7 +241,8 @@ def read_system(
                 if spec:
                     break
     form = _system_form(system, spec)
-    quantity = _system_quantity(system, rows, facts)
+    units = _units_per_line(system.text, spec, find)
+    quantity = _system_quantity(system, rows, facts) * units
     max_gpus = (
         (spec.gpu_slots or spec.gpu_count or DEFAULT_MAX_GPUS)
         if spec
@@ -382,6 +400,7 @@ def read_system(
         cooling=cooling,
         lines=[n for n in lines if n],
         members=members,
+        units_per_line=units,
     )
     return reading, problems
 
@@ -485,6 +504,8 @@ def quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
     unit_price = row.unit_price
     if unit_price is None and row.extended_price is not None and reading.quantity:
         unit_price = row.extended_price / reading.quantity
+    elif unit_price is not None and reading.units_per_line > 1:
+        unit_price = unit_price / reading.units_per_line  # a system's share of its bundle
     # A catalog system with the GPUs it always carries keeps its name ("NVIDIA DGX B200");
     # a chassis with the GPUs the quote puts in it says them.
     if gpu is not None and not (same_as_spec and spec is not None and spec.gpu is not None):

@@ -1,6 +1,6 @@
-"""The bill-of-materials corpus (tests/fixtures/boms/, 44 quotes written the way Dell, HPE,
+"""The bill-of-materials corpus (tests/fixtures/boms/, 45 quotes written the way Dell, HPE,
 Lenovo, Cisco, Supermicro, Gigabyte, ASUS, NVIDIA partners and workstation builders send them,
-25 CSV, 11 XLSX, 8 PDF): every quote read end to end by intake, against the reading its
+26 CSV, 11 XLSX, 8 PDF): every quote read end to end by intake, against the reading its
 expect.json states.
 
 Data-line numbers are every row below the header in file order (banner, $0, subtotal, tax and
@@ -52,8 +52,8 @@ def _data_line(intake: QuoteIntake, line: int) -> int:
 
 def test_the_corpus_is_all_there() -> None:
     formats = sorted(next(p for p in f.iterdir() if p.stem == "quote").suffix for f in FOLDERS)
-    assert len(FOLDERS) == 44
-    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (25, 11, 8)
+    assert len(FOLDERS) == 45
+    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (26, 11, 8)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)

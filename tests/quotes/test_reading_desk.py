@@ -199,3 +199,14 @@ def test_a_named_workstation_is_its_family_not_the_one_card_reference_config(
     (system,) = read(catalog, line + "\n").systems
     assert system.sku == family
     assert system.figure_sources["power_kw"] == "catalog"
+
+
+def test_a_bundle_of_two_dgx_spark_is_two_machines(catalog: CatalogSnapshot) -> None:
+    (system,) = read(
+        catalog,
+        '1,940-54242-0009-000,"NVIDIA DGX Spark Bundle: 2x DGX Spark 4TB with QSFP112 cable",'
+        "1,8049.00,8049.00\n",
+    ).systems
+    assert (system.sku, system.quantity, system.gpus_per_system) == ("dgx-spark", 2, 1)
+    assert system.nvlink_domain_gpus == 1  # two hosts joined by Ethernet, not one domain
+    assert str(system.unit_price) == "4024.50"
