@@ -172,6 +172,18 @@ def _system_quantity(system: Row, rows: list[Row], facts: QuoteFacts | None = No
     return quantity
 
 
+def _engine_key(parts: list[Row], catalog: CatalogSnapshot) -> str | None:
+    """The GPU model a system's GPU lines are counted as: its host chip when it has one (a
+    DGX Station's GB300, not the small RTX PRO card beside it that drives the displays),
+    else the first GPU line's. Lines of another model are not counted as this one."""
+    keys = [m.gpu.key for m in parts if m.gpu]
+    for key in keys:
+        gpu = catalog.gpu_by_key.get(key)
+        if gpu is not None and gpu.is_host_chip:
+            return key
+    return keys[0] if keys else None
+
+
 def _units_per_line(
     text: str, spec: SystemSpec | None, find: Callable[[str], SystemSpec | None]
 ) -> int:
@@ -251,6 +263,9 @@ def read_system(
     boards = [m for m in members if m.role == "gpu_board" and m.gpu]
     cards = [m for m in members if m.role == "gpu_card" and m.gpu]
     bridges = [m for m in members if m.role == "nvlink_bridge"]
+    engine = _engine_key([*boards, *cards], catalog)
+    boards = [m for m in boards if m.gpu and m.gpu.key == engine]
+    cards = [m for m in cards if m.gpu and m.gpu.key == engine]
 
     def gpus_for(reading: str) -> int:
         total = 0

@@ -210,3 +210,16 @@ def test_a_bundle_of_two_dgx_spark_is_two_machines(catalog: CatalogSnapshot) -> 
     assert (system.sku, system.quantity, system.gpus_per_system) == ("dgx-spark", 2, 1)
     assert system.nvlink_domain_gpus == 1  # two hosts joined by Ethernet, not one domain
     assert str(system.unit_price) == "4024.50"
+
+
+def test_a_dgx_stations_display_card_is_not_a_second_superchip(catalog: CatalogSnapshot) -> None:
+    (system,) = read(
+        catalog,
+        '1,90SV0NT1-M00010,"ASUS ExpertCenter Pro ET900N G3 (NVIDIA DGX Station GB300)",'
+        "1,84500,84500\n"
+        '1.1,,"NVIDIA GB300 Grace Blackwell Ultra Desktop Superchip, 748GB coherent memory",'
+        "1,0,0\n"
+        '1.2,,"NVIDIA RTX PRO 2000 Blackwell 16GB (display)",1,0,0\n',
+    ).systems
+    # not "2 × GB300 desktop": the display card is another model, not counted as the engine
+    assert (system.gpu_key, system.gpus_per_system) == ("gb300-desktop", 1)
