@@ -452,6 +452,7 @@ LOCAL_GPU_KEYS = [
     "rtx-pro-4500",
     "rtx-pro-4000",
     "jetson-agx-thor",
+    "rtx-5090",  # the desktop GeForce card builders quote in AI workstations
 ]
 #: How the OEM family files name GPUs -> catalog GPU keys.
 GPU_NAMES = {

@@ -223,3 +223,23 @@ def test_a_dgx_stations_display_card_is_not_a_second_superchip(catalog: CatalogS
     ).systems
     # not "2 × GB300 desktop": the display card is another model, not counted as the engine
     assert (system.gpu_key, system.gpus_per_system) == ("gb300-desktop", 1)
+
+
+def test_a_builders_geforce_rtx_5090_workstation_carries_its_cards(
+    catalog: CatalogSnapshot,
+) -> None:
+    intake = read(
+        catalog,
+        '1,PUGET-X140,"Puget Systems X140-L Workstation",2,9200.00,18400.00\n'
+        ',,"  AMD Ryzen 9 9950X 16-core",1,,\n'
+        ',,"  NVIDIA GeForce RTX 5090 32GB",2,,\n',
+    )
+    (system,) = intake.systems
+    assert (system.gpu_key, system.gpus_per_system, system.nvlink_domain_gpus) == (
+        "rtx-5090",
+        2,
+        1,
+    )
+    # 2 × 575 W + the platform: past a 15 A office circuit's 1,440 W, and said to be estimated
+    assert system.power_kw is not None and system.power_kw > 1.44
+    assert system.figure_sources["power_kw"] == "estimate"
