@@ -235,7 +235,9 @@ PARTS = [
         "ws-1x-rtx-pro-6000",
         None,
         None,
-        ["Dell Pro Max T2", "HP Z8 Fury G5", "ThinkStation P4", "ThinkStation PX"],
+        # the workstations it names as examples are families of their own (oem_systems_*):
+        # a quoted "Dell Pro Max T2 Tower" is that family, with the cards the quote states
+        ["ThinkStation P4"],
     ),
     ("Dell / HP / Lenovo", "WS-2X-RTXPRO6000", "system", "ws-2x-rtx-pro-6000", None, None, []),
     (
@@ -448,6 +450,11 @@ LOCAL_GPU_KEYS = [
     "mi355x",
     # Grace Hopper: one H100-class GPU per superchip, two in an NVL2 server
     "gh200",
+    # desktop RTX PRO Blackwell below the 5000, and the edge-robotics SoC of the Jetson AGX Thor
+    "rtx-pro-4500",
+    "rtx-pro-4000",
+    "jetson-agx-thor",
+    "rtx-5090",  # the desktop GeForce card builders quote in AI workstations
 ]
 #: How the OEM family files name GPUs -> catalog GPU keys.
 GPU_NAMES = {
@@ -476,6 +483,7 @@ GPU_NAMES = {
     "MI350X": "mi350x",
     "MI355X": "mi355x",
     "GH200": "gh200",
+    "Jetson AGX Thor": "jetson-agx-thor",
 }
 OEM_FILES = (
     "oem_systems_dell_hpe_lenovo_cisco.csv",

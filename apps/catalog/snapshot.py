@@ -98,6 +98,15 @@ class GpuSpec(Sourced):
         return self.interconnect in BOARD_FABRICS
 
     @property
+    def is_host_chip(self) -> bool:
+        """The engine is the machine's own chip, sharing its package and memory with the host
+        CPU (a GB10 or DGX Station superchip, Apple silicon, a Jetson or phone SoC): never
+        sold as a card, so a priced line naming it sells the whole machine, one engine each.
+        A rack superchip (GB200 NVL72) has a CPU too, but comes in trays of several."""
+        personal = ("desktop", "workstation", "laptop", "phone")
+        return bool(self.cpu_arch) and self.form_factor in personal
+
+    @property
     def best_fp64_tflops(self) -> float:
         """The FP64 rate an HPC code can reach: the tensor rate when there is one."""
         return max(self.fp64_tensor_tflops or 0.0, self.fp64_tflops or 0.0)

@@ -53,6 +53,8 @@ DEFAULT_MAX_GPUS = 10
 PERSONAL_FORMS = ("laptop", "phone")
 #: A rack-scale system's name: "GB200 NVL72", "NVL36x2", "rack-scale", "SuperCluster".
 _RACK_SCALE = re.compile(r"\bnvl(?:72|36x2)\b|\brack-scale\b|\bsupercluster\b", re.IGNORECASE)
+#: A count before a name: "2x DGX Spark 4TB", "(4 x NVIDIA DGX H100", up to the next separator.
+_UNITS_RE = re.compile(r"\b([2-9]|1\d)\s*[x×]\s+([^,;:()]+)", re.IGNORECASE)
 #: The memory a unified-memory machine is configured with: "48GB unified memory".
 _UNIFIED_GB = re.compile(r"\b(\d{1,3})\s*GB\s+(?:of\s+)?unified\b", re.IGNORECASE)
 
@@ -72,6 +74,7 @@ class SystemReading:
     cooling: str
     lines: list[int]
     members: list[Row] = field(default_factory=list)
+    units_per_line: int = 1  # systems in one quoted unit: a "2x DGX Spark" bundle is 2
 
 
 # ---------------------------------------------------------------------------------------------
@@ -209,11 +212,39 @@ def _system_quantity(system: Row, rows: list[Row], facts: QuoteFacts | None = No
     return quantity
 
 
+def _engine_key(parts: list[Row], catalog: CatalogSnapshot) -> str | None:
+    """The GPU model a system's GPU lines are counted as: its host chip when it has one (a
+    DGX Station's GB300, not the small RTX PRO card beside it that drives the displays),
+    else the first GPU line's. Lines of another model are not counted as this one."""
+    keys = [m.gpu.key for m in parts if m.gpu]
+    for key in keys:
+        gpu = catalog.gpu_by_key.get(key)
+        if gpu is not None and gpu.is_host_chip:
+            return key
+    return keys[0] if keys else None
+
+
+def _units_per_line(
+    text: str, spec: SystemSpec | None, find: Callable[[str], SystemSpec | None]
+) -> int:
+    """How many of its system one quoted unit of a line is: "DGX Spark Bundle: 2x DGX Spark
+    4TB with QSFP112 cable" is two DGX Spark a bundle, when the count stands before the
+    system's own name; 1 otherwise ("2x GB10" counts GPUs, not machines)."""
+    if spec is None:
+        return 1
+    for found in _UNITS_RE.finditer(text):
+        if find(found.group(2)) is spec:
+            return int(found.group(1))
+    return 1
+
+
 def _gpu_spec(key: str, catalog: CatalogSnapshot, form: str) -> GpuSpec | None:
     if key == "rtx-pro-6000":
         key = "rtx-pro-6000-server" if form == "server" else "rtx-pro-6000-ws"
     if form == "laptop" and not key.endswith("-laptop") and f"{key}-laptop" in catalog.gpu_by_key:
         key = f"{key}-laptop"  # "RTX PRO 5000 Blackwell" in a laptop is the laptop GPU
+    if form == "workstation" and f"{key}-desktop" in catalog.gpu_by_key:
+        key = f"{key}-desktop"  # "NVIDIA GB300" in a DGX Station is its Desktop Superchip
     return catalog.gpu_by_key.get(key)
 
 
@@ -276,7 +307,8 @@ def read_system(
                 if spec:
                     break
     form = _system_form(system, spec)
-    quantity = _system_quantity(system, rows, facts)
+    units = _units_per_line(system.text, spec, find)
+    quantity = _system_quantity(system, rows, facts) * units
     if system.units_per_system > 1:
         # a rack's compute trays: 72 trays × 4 GPUs are 4 racks of 18 trays, 72 GPUs each
         quantity //= system.units_per_system
@@ -289,6 +321,9 @@ def read_system(
     boards = [m for m in members if m.role == "gpu_board" and m.gpu]
     cards = [m for m in members if m.role == "gpu_card" and m.gpu]
     bridges = [m for m in members if m.role == "nvlink_bridge"]
+    engine = _engine_key([*boards, *cards], catalog)
+    boards = [m for m in boards if m.gpu and m.gpu.key == engine]
+    cards = [m for m in cards if m.gpu and m.gpu.key == engine]
 
     def gpus_for(reading: str) -> int:
         total = 0
@@ -355,9 +390,16 @@ def read_system(
             # a chassis that only ever carries one GPU board, its line naming the GPU:
             # "UCS C885A M8 Rack - MI300X GPU" is one 8 × MI300X board
             gpus = spec.max_gpus
-        if not gpus and ((spec is not None and spec.max_gpus == 1) or form in PERSONAL_FORMS):
-            # a configured laptop (or a one-GPU system) carries the one GPU its line names:
-            # "Dell Pro Max 16 Plus ..., NVIDIA RTX PRO 5000 Blackwell 24GB laptop GPU"
+        named = _gpu_spec(gpu_key, catalog, form)
+        if not gpus and (
+            (spec is not None and spec.max_gpus == 1)
+            or form in (*PERSONAL_FORMS, "workstation")
+            or (named is not None and named.is_host_chip)
+        ):
+            # a configured laptop or workstation (or a one-GPU system, or a machine built
+            # around its own chip) carries the one GPU its line names: "Dell Pro Max 16 Plus
+            # ..., NVIDIA RTX PRO 5000 Blackwell 24GB laptop GPU", "Puget T140-S Workstation,
+            # NVIDIA RTX PRO 4000 Blackwell 24GB", "Acer Veriton GN100, NVIDIA GB10"
             gpus = 1
         if system.gpu.board or (spec is not None and spec.nvlink_domain_gpus > 1):
             domain = spec.nvlink_domain_gpus if spec and spec.nvlink_domain_gpus > 1 else gpus
@@ -438,6 +480,7 @@ def read_system(
         cooling=cooling,
         lines=[n for n in lines if n],
         members=members,
+        units_per_line=units,
     )
     return reading, problems
 
@@ -457,6 +500,8 @@ def _form_factor(reading: SystemReading) -> str:
     if spec is not None:
         return spec.form_factor
     form = _system_form(reading.row, None)
+    if reading.gpu is not None and reading.gpu.is_host_chip:
+        return reading.gpu.form_factor  # a GB10 "mini workstation" is a desktop, not a tower
     if form == "workstation":
         return "workstation"
     if form in PERSONAL_FORMS:
@@ -511,6 +556,11 @@ def quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
     elif spec is not None and spec.power_max_kw is not None:
         power, typical = spec.power_max_kw, spec.power_typical_kw
         sources["power_kw"] = "catalog"
+    elif gpu is not None and (reference := _reference_machine(gpu, catalog)) is not None:
+        # A machine the catalog does not know, built around a chip it does: it draws what
+        # the chip's reference machine draws (an MSI EdgeXpert's GB10 as a DGX Spark's, 240 W).
+        power, typical = reference.power_max_kw, reference.power_typical_kw
+        sources["power_kw"] = "estimate"
     elif gpu is not None:
         overhead = PLATFORM_OVERHEAD_KW[_system_form(row, spec)]
         # GPUs' TDP × count + the platform overhead: 8 × 700 W + 2.0 kW = 7.6 kW (estimate).
@@ -534,6 +584,8 @@ def quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
     unit_price = row.unit_price
     if unit_price is None and row.extended_price is not None and reading.quantity:
         unit_price = row.extended_price / reading.quantity
+    elif unit_price is not None and reading.units_per_line > 1:
+        unit_price = unit_price / reading.units_per_line  # a system's share of its bundle
     # A catalog system with the GPUs it always carries keeps its name ("NVIDIA DGX B200");
     # a chassis with the GPUs the quote puts in it says them.
     if gpu is not None and not (same_as_spec and spec is not None and spec.gpu is not None):
@@ -559,6 +611,16 @@ def quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
         vehicle=_vehicle(form_factor, key),
         lines=reading.lines,
         figure_sources=sources,
+    )
+
+
+def _reference_machine(gpu: GpuSpec, catalog: CatalogSnapshot) -> SystemSpec | None:
+    """The catalog's own machine for a host chip, with its power: the DGX Spark for the GB10,
+    the DGX Station for its GB300 Desktop Superchip; None for any other engine."""
+    if not gpu.is_host_chip:
+        return None
+    return next(
+        (s for s in catalog.systems if s.gpu == gpu.key and s.power_max_kw is not None), None
     )
 
 

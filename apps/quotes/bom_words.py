@@ -74,6 +74,11 @@ _SERVICE_WORDS = frozenset(
         "labor",
         "labour",
         "onsite",
+        "setup",
+        "set-up",
+        "workshop",
+        "software",
+        "manager",
         "garantie",
         "garantieerweiterung",
         "wartung",
@@ -155,6 +160,8 @@ _ACCESSORY_WORDS = frozenset(
         "keyboard",
         "mouse",
         "hoses",
+        "camera",
+        "cameras",
     ]
 )
 _COMPONENT_WORDS = frozenset(
@@ -314,6 +321,7 @@ _GPU_PATTERNS: tuple[tuple[str, str], ...] = (
     # laptop GPUs: a line that says "laptop" names the laptop part; one that does not is
     # read as the laptop part when it sits in a laptop (`bom_systems._gpu_spec`)
     (r"rtx\s*pro\s*([1-4]000|500)\b[^,;]*?laptop", r"rtx-pro-\1-laptop"),
+    (r"rtx\s*pro\s*4500\b", "rtx-pro-4500"),  # a desktop card only: 32 GB, 200 W
     (r"rtx\s*pro\s*([1-4]000|500)\b", r"rtx-pro-\1"),
     (r"rtx\s*5070\s*ti\b[^,;]*?laptop", "rtx-5070-ti-laptop"),
     (r"rtx\s*5070\s*ti\b", "rtx-5070-ti"),
@@ -328,10 +336,13 @@ _GPU_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"snapdragon\s*8\s*elite", "snapdragon-8-elite"),
     (r"\ba18\s*pro\b", "apple-a18-pro"),
     (r"rtx\s*6000\s*ada", "rtx-6000-ada"),
+    # a DGX Station's GB300 "Desktop Superchip", not the GB300 of an NVL72 rack tray
+    (r"\bgb300\b[^,;]*?\bdesktop\b", "gb300-desktop"),
     (r"\bgb300\b", "gb300"),
     (r"\bgb200\b", "gb200"),
     (r"\bgb10\b", "gb10"),
     (r"\bgh200\b", "gh200"),
+    (r"\bjetson\s*(?:agx\s*)?thor\b|\bjetson\s*t5000\b", "jetson-agx-thor"),
     (r"\brubin\b", "rubin"),  # "Vera Rubin NVL72 rack", "HGX Rubin NVL8"
     (r"\bh200\s*nvl\b", "h200-nvl"),
     (r"\bh100\s*nvl\b", "h100-nvl"),
@@ -363,6 +374,7 @@ _GPU_WORDS = (
     "gb200",
     "gb10",
     "gh200",
+    "jetson",
     "rubin",
     "h200",
     "h100",
@@ -396,15 +408,17 @@ _SUPERCHIP = re.compile(r"(\d{1,3})\s*[x×]\s*(?:nvidia\s+)?gb[23]00[^,;]*?super
 #: NVL16" (16 dies, 8 GPUs) does not count a line's GPUs.
 _NVL_SUPERCHIP = re.compile(r"\bg[hb][23]00\s+nvl\s?([24])\b", re.I)
 #: One superchip named without a count: "NVIDIA GH200 144GB HBM3e Grace Hopper Superchip
-#: Module" is one Hopper GPU, a "GB200 Grace Blackwell Superchip" two Blackwell GPUs.
+#: Module" is one Hopper GPU, a "GB200 Grace Blackwell Superchip" two Blackwell GPUs, and the
+#: GB300 "Desktop Superchip" of a DGX Station one.
 _ONE_SUPERCHIP = re.compile(r"\bg([hb])[23]00\b[^,;]*?\bsuperchip", re.I)
+_DESKTOP_SUPERCHIP = re.compile(r"\b(?:desktop|station)\b", re.I)
 BRIDGE_RE = re.compile(r"\bnvlink\b[^,;]*\bbridge\b|\bbridge\b[^,;]*\bnvlink\b", re.I)
 WAYS_RE = re.compile(r"\b(\d)[- ]?way\b|\b(\d)[- ]slot\b", re.IGNORECASE)
 #: An aside in parentheses inside the noun phrase ("Dell Integrated Rack Scalable Systems (IRSS)
 #: factory rack build"): the words after it still belong to the head.
 _ASIDE = re.compile(r"\s*\([^()]{1,40}\)(?=\s+[a-z])", re.IGNORECASE)
 _HEAD_SPLIT = re.compile(
-    r",|;|:|\(|\s[-–—]\s|\s(?:for|with|w/|incl\.?|including|includes|mit|für|auf|per)\s",
+    r",|;|:|\(|\s[-–—]\s|\s(?:for|with|w/|incl\.?|including|includes|mit|für|auf|per|of)\s",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z0-9+]+(?:-[a-z0-9+]+)*")
@@ -418,6 +432,11 @@ PER_UNIT_RE = re.compile(r"\bper (?:unit|system)\b")
 NO_NOTE_RE = re.compile(r"^[^,]*,\s*no\s", re.IGNORECASE)
 ADAPTER_RE = re.compile(r"\b(?:power|ac|usb-c)\s+adapter\b", re.IGNORECASE)
 SLED_RE = re.compile(r"\b(?:sled|tray)\b", re.IGNORECASE)
+#: A part bought to replace one in an installed system: "spare for RMA 4471902", "FRU".
+SPARE_RE = re.compile(
+    r"\bspares?\b|\brma\b|\badvance(?:d)?\s+(?:replacement|exchange)\b|\bfru\b",
+    re.IGNORECASE,
+)
 _GPU_COUNT_WORD = re.compile(r"\b\d+\s*-?\s*gpus?\b", re.IGNORECASE)
 
 
@@ -484,7 +503,8 @@ def gpu_mention(text: str) -> GpuMention | None:
     elif nvl and not explicit and not _COUNT_BEFORE.search(text):
         count = int(nvl.group(1))
     elif (one := _ONE_SUPERCHIP.search(text)) and not explicit and not _COUNT_BEFORE.search(text):
-        count = 1 if one.group(1).casefold() == "h" else 2
+        hopper = one.group(1).casefold() == "h"
+        count = 1 if hopper or _DESKTOP_SUPERCHIP.search(text) else 2
     for regex in (_COUNT_GPUS, _COUNT_BEFORE, _COUNT_DASH, _COUNT_AFTER):
         found = regex.search(text) if count is None else None
         if found:
@@ -492,6 +512,17 @@ def gpu_mention(text: str) -> GpuMention | None:
             break
     board = bool(_BOARD_RE.search(text))
     return GpuMention(key=key, count=count if count and count > 0 else None, board=board)
+
+
+#: What a line is for, not what it is: "camera kit for Jetson AGX Thor (…)", "compatible
+#: with DGX Spark": up to the next separator.
+_FOR_CLAUSE = re.compile(r"\s(?:for|fits|compatible with)\s[^,;()]*", re.IGNORECASE)
+
+
+def own_text(text: str) -> str:
+    """A line's text without what it is for: "VB1940 camera kit for Jetson AGX Thor, 1m
+    cable" → "VB1940 camera kit, 1m cable"; the GPU it names there is its own."""
+    return _FOR_CLAUSE.sub("", text)
 
 
 def accelerator_named(text: str) -> str | None:

@@ -62,6 +62,7 @@ from apps.quotes.bom_words import (
     PER_UNIT_RE,
     SERVICE_PART,
     SLED_RE,
+    SPARE_RE,
     TAX_RE,
     TOTAL_RE,
     WAYS_RE,
@@ -70,6 +71,7 @@ from apps.quotes.bom_words import (
     gpu_mention,
     head,
     head_category,
+    own_text,
     text_category,
     words_of,
 )
@@ -142,6 +144,11 @@ class _Families:
         if found is None:
             found = self._part_says[pn] = _part_says(pn)
         return found
+
+    def host_chip(self, key: str) -> bool:
+        """Whether the GPU ``key`` is a machine's own chip (``GpuSpec.is_host_chip``)."""
+        gpu = self.catalog.gpu_by_key.get(key)
+        return gpu is not None and gpu.is_host_chip
 
     def head(self, text: str) -> str:
         """``bom_words.head(text)``, once per text."""
@@ -411,7 +418,10 @@ def _line_first_pass(row: Row, families: _Families) -> None:
         row.role = "gpu_board" if head_gpu.board else "gpu_card"
         row.gpu = gpu or head_gpu
         return
-    if families.find(head) is not None:
+    own = families.gpu(own_text(text)) if gpu is not None else None
+    if families.find(head) is not None or (own is not None and families.host_chip(own.key)):
+        # A machine the catalog knows by name, or one built around its engine: "MSI
+        # EdgeXpert MS-C931 - mini PC - NVIDIA GB10 - SSD 4 TB" sells a GB10 machine.
         row.role = "system"
         row.gpu = gpu
         return
@@ -538,6 +548,10 @@ def _nest(rows: list[Row]) -> None:
                 )
             ):
                 parent = current_system
+            elif row.role in ("accessory", "service") and row.line is not None and row.priced:
+                # A priced line beside the system ends its block: the adapter after a GB10
+                # mini PC and its cables is bought beside it, not configured into it.
+                current_system = None
         row.parent = parent
         if row.role == "system" and row.parent is None:
             current_system = row.index
@@ -733,6 +747,9 @@ def _loose_gpu_problems(rows: list[Row], catalog: CatalogSnapshot) -> list[LineP
         lines = [r.line for r in pool if r.line is not None]
         model = gpu.model if gpu else "GPU"
         name = gpu.name if gpu else "GPU"
+        if all(SPARE_RE.search(r.text) for r in pool):
+            problems.append(_spare_problem(count, model, name, lines))
+            continue
         problems.append(
             LineProblem(
                 severity="warning",
@@ -745,6 +762,21 @@ def _loose_gpu_problems(rows: list[Row], catalog: CatalogSnapshot) -> list[LineP
             )
         )
     return problems
+
+
+def _spare_problem(count: int, model: str, name: str, lines: list[int]) -> LineProblem:
+    """Cards the quote calls spares or RMA replacements ("H200 NVL ... - spare for RMA
+    4471902"): they go into servers already installed, which the quote names, so there is
+    nothing to ask and nothing new to size: information, not a warning."""
+    return LineProblem(
+        severity="info",
+        title=f"{count} × {model} as spares, no chassis",
+        detail=f"{_lines_text(lines).capitalize()}: {count} × {name} quoted as spare or "
+        "replacement cards for servers already installed. No new vehicle: nothing on this "
+        "quote to size against the load.",
+        metrics={"lines": lines, "gpus": count, "spare": True},
+        lever="Check the spares match the GPUs of the installed servers.",
+    )
 
 
 #: Roles of lines that only mention an accelerator: "ProSupport for Gaudi 3 systems".

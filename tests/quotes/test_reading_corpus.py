@@ -1,8 +1,8 @@
-"""The bill-of-materials corpus (tests/fixtures/boms/, 65 quotes written the way Dell, HPE,
+"""The bill-of-materials corpus (tests/fixtures/boms/, 74 quotes written the way Dell, HPE,
 Lenovo, Cisco, Fujitsu, Eviden, Supermicro, Gigabyte, ASUS, NVIDIA partners, rack-scale ODMs
-(Wiwynn, Foxconn), workstation builders and distributors or resellers in India, Switzerland,
-Germany, Australia, the UK and the US send them, 35 CSV, 18 XLSX, 12 PDF): every quote read end
-to end by intake, against the reading its expect.json states.
+(Wiwynn, Foxconn), workstation and desk-side builders, and distributors or resellers in India,
+Switzerland, Germany, Australia, the UK and the US send them, 41 CSV, 20 XLSX, 13 PDF): every
+quote read end to end by intake, against the reading its expect.json states.
 
 Data-line numbers are every row below the header in file order (banner, $0, subtotal, tax and
 total rows included; a PDF's letterhead and terms excluded), as the corpus README defines them.
@@ -56,8 +56,8 @@ def _data_line(intake: QuoteIntake, line: int) -> int:
 
 def test_the_corpus_is_all_there() -> None:
     formats = sorted(next(p for p in f.iterdir() if p.stem == "quote").suffix for f in FOLDERS)
-    assert len(FOLDERS) == 65
-    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (35, 18, 12)
+    assert len(FOLDERS) == 74
+    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (41, 20, 13)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)

@@ -130,6 +130,11 @@ def problems_or_one_ok[Item](
         return problems
     finding = build(max(items, key=heaviest), "ok")
     if len(items) > 1:
-        more = f" The other {len(items) - 1} kinds of system on the quote pass too."
+        others = len(items) - 1
+        more = (
+            " The other kind of system on the quote passes too."
+            if others == 1
+            else f" The other {others} kinds of system on the quote pass too."
+        )
         finding = finding.model_copy(update={"detail": finding.detail + more})
     return [finding]
