@@ -29,11 +29,19 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "description", "item description", "product description", "part description", "desc",
         "details", "name", "product name", "item name", "beschreibung", "bezeichnung",
         "artikelbezeichnung", "produktbeschreibung", "designation", "libelle", "descripcion",
-        "denominacion", "concepto", "option name", "option description",
+        "denominacion", "concepto", "option name", "option description", "specification",
+        "specifications", "spec", "specs", "technical specification",
     ),
     "quantity": (
         "qty", "quantity", "units", "qte", "menge", "anzahl", "stuck", "stk", "quantite",
         "cantidad", "cant", "count", "qty ordered", "order qty",
+    ),
+    # A builder's "Qty per Server | Servers" layout: how many configured systems each line's
+    # per-server quantity is for (the table multiplies them, see ``table``).
+    "system_count": (
+        "servers", "systems", "nodes", "no of servers", "no of systems", "no of nodes",
+        "number of servers", "number of systems", "number of nodes", "server qty",
+        "system qty", "node qty",
     ),
     "unit_price": (
         "unit price", "unit cost", "price each", "unit net price", "net unit price",
@@ -60,6 +68,8 @@ _CURRENCY_WORDS = re.compile(
     r"\b(usd|eur|gbp|chf|jpy|cad|aud|sek|nok|dkk|pln|inr|excl vat|incl vat|netto|brutto|"
     r"net|ht|ttc|in)\b"
 )
+#: Short synonyms that still start a longer header: "Qty per Server", "Qty (each)".
+_SHORT_PREFIXES = frozenset({"qty"})
 _RANK: dict[str, dict[str, int]] = {
     field: {synonym: rank for rank, synonym in enumerate(words)}
     for field, words in SYNONYMS.items()
@@ -97,7 +107,7 @@ def _field_for(cell: str) -> tuple[str, int] | None:
         return best
     for field, ranks in _RANK.items():
         for synonym, rank in ranks.items():
-            if len(synonym) >= 4 and (
+            if (len(synonym) >= 4 or synonym in _SHORT_PREFIXES) and (
                 norm.startswith(synonym + " ") or norm.endswith(" " + synonym)
             ):
                 candidate = (field, 100 + rank)

@@ -35,6 +35,16 @@ from apps.quotes.parsing.metadata import date_normalize, metadata_read, vendor_k
             ["Item", "Part Number", "Description", "Qty", "Unit Price", "Extended Price"],
             [None, "part_number", "description", "quantity", "unit_price", "extended_price"],
         ),
+        # An APAC distributor's "Model | Specification" and a builder's per-server quantity
+        # beside the number of servers it is for.
+        (
+            ["S/N", "Model", "Specification", "Qty", "Unit Price (USD)", "Total (USD)"],
+            [None, "part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
+        (
+            ["Item", "Part Number", "Description", "Qty per Server", "Servers", "Unit Price"],
+            [None, "part_number", "description", "quantity", "system_count", "unit_price"],
+        ),
     ],
 )
 def test_header_synonyms_in_four_languages(cells: list[str], expected: list[str | None]) -> None:
