@@ -218,7 +218,13 @@ def read_system(
     if spec is None:
         for m in members:
             if m.role == "chassis":
-                spec = find(m.text)
+                # A configured system's barebone names it by part number only: "1.1
+                # SYS-822GS-NB3RT | Supermicro X14 8U GPU SuperServer barebone".
+                spec = (
+                    catalog.system_by_key.get(m.spec_key or "")
+                    or find(m.text)
+                    or find(m.part_number)
+                )
                 if spec:
                     break
     form = _system_form(system, spec)

@@ -400,6 +400,8 @@ def _nest(rows: list[Row]) -> None:
     by_number: dict[str, int] = {}
     current_system: int | None = None
     current_top: int | None = None
+    #: The current system's parts are indented under it: a line back at the margin is not one.
+    indented = False
     for row in rows:
         if (
             row.role in ("subtotal", "total", "tax")
@@ -435,10 +437,16 @@ def _nest(rows: list[Row]) -> None:
         if row.role == "system" and (top or parent is None) and row.indent == 0:
             current_system = row.index
             current_top = row.index
+            indented = False
             row.parent = None
             continue
         if parent is None and row.indent > 0 and current_top is not None:
             parent = current_top
+            indented = indented or current_top == current_system
+        elif indented and parent is None and row.indent == 0 and row.line is not None:
+            # Colfax's "  QuantaGrid D74H-7U barebone … Included" under the server, then the
+            # support and a rail kit at the margin: those are the order's, not the server's.
+            current_system = None
         if (
             parent is None
             and row.group

@@ -23,7 +23,7 @@ _META_LABELS: dict[str, tuple[str, ...]] = {
         "angebots nr", "angebot nr", "devis", "devis n", "numero de devis", "cotizacion",
         "numero de cotizacion", "presupuesto", "offerte", "quote reference", "estimate id",
         "estimate number", "estimate", "equote number", "equote", "quotation reference",
-        "proposal number", "quote ref no",
+        "proposal number", "quote ref no", "ref no", "our ref", "our reference",
     ),
     "quote_date": (
         "date", "quote date", "quotation date", "issued", "issue date", "datum", "angebotsdatum",
@@ -70,6 +70,8 @@ _LABEL_NUMBER = re.compile(
 #: A quote number: one token with a digit ("3000204918", "EST-55120934", "QB-2026-118274").
 _QUOTE_ID = re.compile(r"^(?=[^\s]*\d)[A-Za-z0-9][A-Za-z0-9./_-]{2,40}$")
 _QUOTE_TITLE = re.compile(r"\b(?:quote|quotation|estimate|proposal)$", re.IGNORECASE)
+#: "Quotation MWQ-58214" in one cell (a PDF's letterhead line): the title, then the number.
+_TITLE_AND_ID = re.compile(r"^(?:quote|quotation|estimate|proposal)\s+(\S+)$", re.IGNORECASE)
 _MONTHS = {
     name: number
     for number, names in enumerate(
@@ -126,10 +128,14 @@ def metadata_read(rows: Sequence[Sequence[str]]) -> dict[str, str]:
             field, value = None, ""
             match = _LABEL_SPLIT.match(cell) or _LABEL_NUMBER.match(cell)
             if match:
-                field, value = _label_field(match.group(1)), match.group(2).strip()
+                # "Quote #:" | "ASQ-26-1942": the label's own colon is no value.
+                field, value = _label_field(match.group(1)), match.group(2).strip(" :#")
             if not (field and value):
                 field = _label_field(cell)
                 value = cells[position + 1] if field and position + 1 < len(cells) else ""
+            titled = None if field else _TITLE_AND_ID.match(cell)
+            if titled and _QUOTE_ID.match(titled.group(1)):
+                field, value = "quote_number", titled.group(1)
             if not field and position + 1 < len(cells) and _QUOTE_TITLE.search(cell):
                 # "Supermicro Solutions Quote | NSC-26-03318": a title naming the quote, then
                 # its number.

@@ -32,7 +32,9 @@ _CHARGE_RE = re.compile(
     r"versandkosten|fracht|lieferung|frais de port|livraison|transporte|envio|portes)\b"
 )
 _TAX_RE = re.compile(
-    r"^(?:\d+(?: \d+)? )?(?:tax|taxes|sales tax|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|"
+    # "zzgl. 19% MwSt.", "plus 8.25% sales tax": the word that adds it may lead.
+    r"^(?:(?:zzgl|zuzuglich|plus|add|excl|exkl|inkl|incl|hors) )?"
+    r"(?:\d+(?: \d+)? )?(?:tax|taxes|sales tax|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|"
     r"tva|iva|gst|hst|estimated tax)\b"
 )
 

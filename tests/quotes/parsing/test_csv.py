@@ -365,6 +365,25 @@ def test_summary_rows_with_the_label_in_the_qty_column() -> None:
     )
 
 
+def test_a_tax_row_led_by_the_word_that_adds_it() -> None:
+    # Boston's German quote: "Nettosumme", "Versand", "zzgl. 19% MwSt.", "Gesamtsumme brutto".
+    quote = parse(
+        csv_bytes(
+            "A-1,Widget,2,10.00,20.00",
+            ",Nettosumme,,,20.00",
+            ",Versand und Verpackung,,,5.00",
+            ",zzgl. 19% MwSt.,,,4.75",
+            ",Gesamtsumme brutto,,,29.75",
+        )
+    )
+    assert [line.part_number for line in quote.lines] == ["A-1"]
+    assert (quote.stated_charges, quote.stated_tax, quote.stated_total) == (
+        Decimal("5.00"),
+        Decimal("4.75"),
+        Decimal("29.75"),
+    )
+
+
 def test_a_line_called_total_care_with_a_quantity_stays_a_line() -> None:
     quote = parse(csv_bytes("TC-5Y,Total Care support 5 years,2,100.00,200.00"))
     assert quote.lines[0].description == "Total Care support 5 years"

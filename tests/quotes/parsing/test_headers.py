@@ -106,6 +106,11 @@ def test_metadata_from_label_value_pairs_and_single_cells() -> None:
         (["Devis n° D-2025-077"], "quote_number", "D-2025-077"),
         (["Cotización: COT-2025-3310"], "quote_number", "COT-2025-3310"),
         (["Quote Number Q-77"], "quote_number", "Q-77"),
+        # Builders' letterheads: a label whose colon follows its "#", a distributor's "Ref
+        # No:", a PDF's one-cell "Quotation MWQ-58214".
+        (["Quote #:", "ASQ-26-1942"], "quote_number", "ASQ-26-1942"),
+        (["Ref No:", "SDI/Q/2026/0318"], "quote_number", "SDI/Q/2026/0318"),
+        (["Quotation MWQ-58214"], "quote_number", "MWQ-58214"),
         (["Datum: 14.03.2025"], "quote_date", "14.03.2025"),
         (["Supplier:", "Acme Systems GmbH"], "vendor", "Acme Systems GmbH"),
         (["Moneda: EUR"], "currency", "EUR"),

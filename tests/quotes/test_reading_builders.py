@@ -1,0 +1,80 @@
+"""Reading server builders' and integrators' quotes (Colfax, Silicon Mechanics, Boston,
+Penguin, Aspen, APAC distributors of Inspur/IEIT and QCT): configured systems whose parts are
+indented or sub-numbered under them, and the order's own lines at the margin after them.
+
+tests/quotes/test_reading_corpus.py reads the full quotes (tests/fixtures/boms/)."""
+
+from __future__ import annotations
+
+from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.intake import QuoteIntake, quote_intake
+
+HEADER = "Item,Part No.,Description,Qty,Unit Price,Amount\n"
+
+
+def read(catalog: CatalogSnapshot, body: str) -> QuoteIntake:
+    return quote_intake((HEADER + body).encode(), "quote.csv", catalog)
+
+
+def roles(intake: QuoteIntake) -> list[str]:
+    return [line.role for line in intake.summary.lines]
+
+
+def test_a_line_back_at_the_margin_after_indented_parts_is_the_orders(
+    catalog: CatalogSnapshot,
+) -> None:
+    # Colfax: 3 configured QCT servers, their parts indented and "Included" with order
+    # quantities (3 boards, 6 CPUs); support and 2 rail kits at the margin. The rail kits'
+    # 2 do not divide over 3 servers, but they are not the servers' parts: still totals.
+    intake = read(
+        catalog,
+        '1,CX-D74H-7U-H200,"QCT QuantaGrid D74H-7U HGX H200 server, 7U",3,"289,900.00",'
+        '"869,700.00"\n'
+        ',1S5BZZZ0ST7,"  QuantaGrid D74H-7U barebone, dual Xeon",3,Included,Included\n'
+        ",935-24287-0001-000,  NVIDIA HGX H200 8-GPU 141GB SXM5 baseboard,3,Included,Included\n"
+        ",PK8071305120500,  Intel Xeon Platinum 8570 56C 2.1GHz 350W,6,Included,Included\n"
+        ",MTC40F2046S1RC56BR,  Micron 96GB DDR5-5600 RDIMM,96,Included,Included\n"
+        '2,CX-SUP-3Y-D74H,3-Year Colfax Premium Support for QuantaGrid D74H-7U,3,"8,450.00",'
+        '"25,350.00"\n'
+        '3,CX-RAIL-KIT-7U,"Tool-less rail kit for QuantaGrid D74H-7U, 4-post rack",2,'
+        '"2,400.00","4,800.00"\n',
+    )
+    assert [(s.quantity, s.gpus_per_system) for s in intake.systems] == [(3, 8)]
+    assert intake.child_quantities == "totals"
+    assert roles(intake)[5:] == ["service", "accessory"]
+
+
+def test_a_discount_below_the_subtotal_comes_off_it(catalog: CatalogSnapshot) -> None:
+    # Silicon Mechanics: Subtotal, then "Volume Discount (2%)" with no quantity, shipping and
+    # the total: 1,000.00 - 20.00 + 50.00 = 1,030.00, no arithmetic warning.
+    intake = read(
+        catalog,
+        '1,SM-WTY-3YR,3-Year Standard Warranty,2,500.00,"1,000.00"\n'
+        ',,Subtotal,,,"1,000.00"\n'
+        ",,Volume Discount (2%),,,-20.00\n"
+        ",,Shipping (white glove),,,50.00\n"
+        ',,Total (USD),,,"1,030.00"\n',
+    )
+    assert roles(intake) == ["service", "discount"]
+    assert [p.title for p in intake.line_problems if p.severity == "warning"] == []
+
+
+def test_a_configured_system_is_the_catalog_system_its_barebone_part_names(
+    catalog: CatalogSnapshot,
+) -> None:
+    # Silicon Mechanics sells its own name ("Rackform R8x.v9 … Configured System"); the
+    # $0 sub-line 1.1 is the Supermicro barebone, named only by its part number.
+    intake = read(
+        catalog,
+        "1,SM-R8X-B300-CFG,Rackform R8x.v9 HGX B300 GPU Server - Configured System,4,"
+        '"498,750.00","1,995,000.00"\n'
+        '1.1,SYS-822GS-NB3RT,"Supermicro X14 8U GPU SuperServer barebone, dual socket E2",'
+        "1,$0.00,$0.00\n"
+        "1.2,GPU-NVHGX-B300-8288,NVIDIA HGX B300 8-GPU 288GB HBM3e baseboard,1,$0.00,$0.00\n",
+    )
+    (system,) = intake.systems
+    assert (system.sku, system.quantity, system.gpus_per_system) == (
+        "supermicro-sys-822gs-nb3rt",
+        4,
+        8,
+    )
