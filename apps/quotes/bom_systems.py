@@ -516,10 +516,16 @@ def _configured_memory_gb(reading: SystemReading) -> float | None:
     return None
 
 
+#: A note in a catalog name: "(GIGA Computing)", "(alt: ASUS ESC8000A-E13P)".
+_CATALOG_NOTE = re.compile(r"\s*\([^()]*\)")
+
+
 def system_name(text: str, spec: SystemSpec | None) -> str:
-    """The catalog's name for the system, or its line's head."""
+    """The catalog's name for the system without its notes in parentheses, or its line's
+    head: "Gigabyte (GIGA Computing) G894-SD3-AAX7" → "Gigabyte G894-SD3-AAX7" (cut at the
+    first "(" it read "2 × Gigabyte")."""
     if spec is not None:
-        return spec.name.split(" (")[0]
+        return " ".join(_CATALOG_NOTE.sub(" ", spec.name).split()) or spec.name
     return head(text)[:80]
 
 

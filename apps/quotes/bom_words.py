@@ -422,10 +422,15 @@ def accelerator_named(text: str) -> str | None:
     return " ".join(found.group(0).split()) if found else None
 
 
+#: A short aside the head's words go on after: "IEIT SYSTEMS (Inspur) NF5688M7 6U HGX AI
+#: server" is headed by "server", not cut at "(" to the maker's name.
+_ASIDE = re.compile(r"\s*\([^()]{1,40}\)(?=\s+[^\s,;:(\-–—])")
+
+
 def head(text: str) -> str:
     """The words before the first separator: "Dell ProDeploy Plus for PowerEdge XE9680" →
     "Dell ProDeploy Plus"."""
-    text = text.replace("\n", " ").strip()
+    text = _ASIDE.sub("", text.replace("\n", " ").strip())
     parts = _HEAD_SPLIT.split(text, maxsplit=1)
     head = parts[0].strip()
     # "Onsite installation and rack mounting": the first of two coordinated nouns leads, when

@@ -66,7 +66,7 @@ from apps.quotes.bom_words import (
     text_category,
     words_of,
 )
-from apps.quotes.matching import LineMatch, match_index
+from apps.quotes.matching import LineMatch, match_index, not_a_model
 from apps.quotes.parsing.schemas import ParsedLine, ParsedQuote
 from apps.quotes.schemas import LineCorrection, LineProblem, LineRole, QuotedSystem
 
@@ -171,20 +171,21 @@ class _Families:
 
     def find(self, text: str) -> SystemSpec | None:
         """The family of the longest phrase inside the text, as whole words (the first of
-        equally long ones). A phrase inside the text starts with one of its words, so only
-        those phrases are tried, longest first as `phrases` is sorted; a text read before
-        (a system's head, then the system in its reading) is answered from `_found`."""
+        equally long ones), a model number before plain words (``not_a_model``). A phrase
+        inside the text starts with one of its words, so only those phrases are tried,
+        longest first as `phrases` is sorted; a text read before (a system's head, then the
+        system in its reading) is answered from `_found`."""
         if text in self._found:
             return self._found[text]
         found = ALNUM_RUN.findall(text.casefold())
         words = " " + " ".join(found) + " "
         tried = sorted({i for word in set(found) for i in self.by_first_word.get(word, ())})
         spec = None
-        for position in tried:
-            phrase, key = self.phrases[position]
-            if f" {phrase} " in words:
-                spec = self.catalog.system_by_key.get(key or "")
-                break
+        inside = [self.phrases[p] for p in tried if f" {self.phrases[p][0]} " in words]
+        if inside:
+            # min() keeps the first (the longest) of equally specific phrases.
+            _phrase, key = min(inside, key=lambda hit: not_a_model(hit[0]))
+            spec = self.catalog.system_by_key.get(key or "")
         self._found[text] = spec
         return spec
 

@@ -6,7 +6,10 @@ tests/quotes/test_reading_corpus.py reads the full quotes (tests/fixtures/boms/)
 
 from __future__ import annotations
 
+import pytest
+
 from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.bom_words import head, head_category
 from apps.quotes.intake import QuoteIntake, quote_intake
 
 HEADER = "Item,Part No.,Description,Qty,Unit Price,Amount\n"
@@ -78,3 +81,53 @@ def test_a_configured_system_is_the_catalog_system_its_barebone_part_names(
         4,
         8,
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        # An aside in parentheses is skipped when the head goes on after it ...
+        (
+            "IEIT SYSTEMS (Inspur) NF5688M7 6U HGX AI server",
+            "IEIT SYSTEMS NF5688M7 6U HGX AI server",
+        ),
+        ("Intel Xeon Gold 6548Y+ (32C, 2.5GHz) processor", "Intel Xeon Gold 6548Y+ processor"),
+        # ... and still ends the head when nothing follows it.
+        (
+            "Thinkmate GPX B200 10U GPU Server (Supermicro SYS-A21GE-NBRT)",
+            "Thinkmate GPX B200 10U GPU Server",
+        ),
+    ],
+)
+def test_an_aside_in_parentheses_does_not_end_the_head(text: str, words: str) -> None:
+    assert head(text) == words
+
+
+def test_a_multi_line_specification_is_named_by_its_first_line(catalog: CatalogSnapshot) -> None:
+    # The system a distributor lists with its configuration in one cell is named by its
+    # first line, not by the maker's name before "(Inspur)".
+    intake = read(
+        catalog,
+        '1,NF5688M7-H200,"IEIT SYSTEMS (Inspur) NF5688M7 6U HGX AI server\n'
+        '- 2x Intel Xeon Platinum 8558\n- NVIDIA HGX H200 8-GPU 141GB SXM5 module",4,'
+        '"276,800.00","1,107,200.00"\n',
+    )
+    (system,) = intake.systems
+    assert head_category(head(system.name)) == "system"
+    assert "NF5688M7" in system.name and (system.quantity, system.gpus_per_system) == (4, 8)
+
+
+def test_a_model_number_beats_a_class_of_server_in_plain_words(catalog: CatalogSnapshot) -> None:
+    # "RTX PRO Server" (NVIDIA's class, 14 letters) is longer than "XL44-SX2-AAS1" but less
+    # specific: the line is the GIGABYTE box, named as the catalog names it (not "Gigabyte",
+    # its name cut at "(GIGA Computing)").
+    intake = read(
+        catalog,
+        '1,BOS-XL44-RTXPRO,"Boston RTX PRO Server - GIGABYTE XL44-SX2-AAS1 (NVIDIA MGX 4U)",3,'
+        '"118,950.00","356,850.00"\n'
+        "1.01,900-2G153-0000-000,NVIDIA RTX PRO 6000 Blackwell Server Edition 96GB,8,Incl.,Incl.\n",
+    )
+    (system,) = intake.systems
+    assert system.sku == "gigabyte-xl44-sx2"
+    assert system.name.startswith("Gigabyte XL44-SX2 with 8 ×")
+    assert (system.quantity, system.gpus_per_system) == (3, 8)
