@@ -23,7 +23,16 @@ from typing import Literal
 
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
 from apps.quotes.bom_rows import Row
-from apps.quotes.bom_words import AIR_RE, LIQUID_RE, PER_SYSTEM_RE, gpu_mention, head, words_of
+from apps.quotes.bom_words import (
+    AIR_RE,
+    BRIDGE_RE,
+    LIQUID_RE,
+    PER_SYSTEM_RE,
+    WAYS_RE,
+    gpu_mention,
+    head,
+    words_of,
+)
 from apps.quotes.schemas import LineCorrection, LineProblem, QuotedSystem
 from apps.words import VEHICLES
 
@@ -334,12 +343,15 @@ def read_system(
     if gpu is not None:
         if gpu.interconnect == "nvlink_bridge":
             domain = 1
+            named = _bridge_ways_named(system.text)
             if bridges and gpus > 1:
                 ways = max(b.bridge_ways or 2 for b in bridges)
                 count = sum(b.quantity or 0 for b in bridges)
                 per = count if child == "per_system" else count // max(quantity, 1)
                 if per > 0:
                     domain = min(ways, gpu.nvlink_domain_gpus, gpus)
+            elif named and gpus > 1:
+                domain = min(named, gpu.nvlink_domain_gpus, gpus)
         elif gpu.interconnect == "pcie":
             domain = 1
         elif gpu.joins_its_board:
@@ -381,6 +393,16 @@ def read_system(
         members=members,
     )
     return reading, problems
+
+
+def _bridge_ways_named(text: str) -> int | None:
+    """The bridges a system's own line lists in its configuration, by their ways: "…, 4x
+    NVIDIA H200 NVL 141GB, 2x NVLink 2-way bridge" → 2; None when it lists none."""
+    bridge = BRIDGE_RE.search(text)
+    if bridge is None:
+        return None
+    ways = WAYS_RE.search(bridge.group(0)) or WAYS_RE.search(text)
+    return int(ways.group(1) or ways.group(2)) if ways else 2
 
 
 # ---------------------------------------------------------------------------------------------

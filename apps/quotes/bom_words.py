@@ -80,7 +80,24 @@ _SERVICE_WORDS = frozenset(
         "einweisung",
     ]
 )
-_SERVICE_PHRASES = ("keep your", "ai enterprise", "health check", "tech care", "burn-in")
+_SERVICE_PHRASES = (
+    "keep your",
+    "ai enterprise",
+    "health check",
+    "tech care",
+    "burn-in",
+    # Japanese and Chinese (no word breaks): maintenance, warranty, support, installation;
+    # not 服务 alone, which 服务器 (server) contains.
+    "保守",
+    "保証",
+    "サポート",
+    "設置",
+    "保修",
+    "维保",
+    "质保",
+    "技术支持",
+    "安装",
+)
 #: Management controllers, OS preloads: part of the system even when called a licence.
 _MANAGEMENT_WORDS = frozenset(
     ["ilo", "idrac", "xclarity", "bmc", "windows", "ubuntu", "linux", "rhel"]
@@ -422,15 +439,18 @@ def accelerator_named(text: str) -> str | None:
     return " ".join(found.group(0).split()) if found else None
 
 
-#: A short aside the head's words go on after: "IEIT SYSTEMS (Inspur) NF5688M7 6U HGX AI
-#: server" is headed by "server", not cut at "(" to the maker's name.
-_ASIDE = re.compile(r"\s*\([^()]{1,40}\)(?=\s+[^\s,;:(\-–—])")
+#: A maker's other name in parentheses right after its name, the head going on after it:
+#: "IEIT SYSTEMS (Inspur) NF5688M7 6U HGX AI server", "Quanta Cloud Technology (QCT)
+#: QuantaGrid D74H-7U" are headed by what follows, not cut at "(" to the maker's name.
+_MAKER_ASIDE = re.compile(
+    r"^((?:[A-Za-z][A-Za-z&.]*\s+){0,2}[A-Za-z][A-Za-z&.]*)\s*\([^()\d]{1,30}\)(?=\s+\w)"
+)
 
 
 def head(text: str) -> str:
     """The words before the first separator: "Dell ProDeploy Plus for PowerEdge XE9680" →
     "Dell ProDeploy Plus"."""
-    text = _ASIDE.sub("", text.replace("\n", " ").strip())
+    text = _MAKER_ASIDE.sub(r"\1", text.replace("\n", " ").strip())
     parts = _HEAD_SPLIT.split(text, maxsplit=1)
     head = parts[0].strip()
     # "Onsite installation and rack mounting": the first of two coordinated nouns leads, when

@@ -344,7 +344,11 @@ def _line_first_pass(row: Row, families: _Families) -> None:
     if category == "freight" and not row.number.count("."):
         row.role = "freight"
         return
-    if BRIDGE_RE.search(text):
+    if BRIDGE_RE.search(text) and (
+        BRIDGE_RE.search(head) or category not in ("system", "chassis", "rack")
+    ):
+        # A server whose configuration lists its bridges ("Relion XE2142GT 2U GPU server:
+        # …, 4x H200 NVL, 2x NVLink 2-way bridge") is the server, not a bridge.
         row.role = "nvlink_bridge"
         ways = WAYS_RE.search(text)
         row.bridge_ways = int(ways.group(1) or ways.group(2)) if ways else 2

@@ -86,20 +86,29 @@ def test_a_configured_system_is_the_catalog_system_its_barebone_part_names(
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        # An aside in parentheses is skipped when the head goes on after it ...
+        # A maker's other name in parentheses is skipped: the head goes on after it ...
         (
             "IEIT SYSTEMS (Inspur) NF5688M7 6U HGX AI server",
             "IEIT SYSTEMS NF5688M7 6U HGX AI server",
         ),
-        ("Intel Xeon Gold 6548Y+ (32C, 2.5GHz) processor", "Intel Xeon Gold 6548Y+ processor"),
-        # ... and still ends the head when nothing follows it.
+        (
+            "Quanta Cloud Technology (QCT) QuantaGrid D74H-7U",
+            "Quanta Cloud Technology QuantaGrid D74H-7U",
+        ),
+        # ... any other aside still ends the head: "(8x H200 each)" is no part of a service's
+        # head, and "into customer 48U rack" after it would make the line a rack.
+        (
+            "Rack integration of 2x SYS-821GE-TNHR (8x H200 each) into customer 48U rack",
+            "Rack integration of 2x SYS-821GE-TNHR",
+        ),
+        ("Intel Xeon Gold 6548Y+ (32C, 2.5GHz) processor", "Intel Xeon Gold 6548Y+"),
         (
             "Thinkmate GPX B200 10U GPU Server (Supermicro SYS-A21GE-NBRT)",
             "Thinkmate GPX B200 10U GPU Server",
         ),
     ],
 )
-def test_an_aside_in_parentheses_does_not_end_the_head(text: str, words: str) -> None:
+def test_a_makers_other_name_in_parentheses_does_not_end_the_head(text: str, words: str) -> None:
     assert head(text) == words
 
 
@@ -131,3 +140,35 @@ def test_a_model_number_beats_a_class_of_server_in_plain_words(catalog: CatalogS
     assert system.sku == "gigabyte-xl44-sx2"
     assert system.name.startswith("Gigabyte XL44-SX2 with 8 ×")
     assert (system.quantity, system.gpus_per_system) == (3, 8)
+
+
+def test_a_server_listing_its_bridges_is_the_server_with_their_domain(
+    catalog: CatalogSnapshot,
+) -> None:
+    # Penguin lists the whole configuration on the system's line, bridges included: the
+    # line is 4 servers (not an NVLink bridge, and not "no GPU system"), each two 2-GPU
+    # NVLink pairs.
+    intake = read(
+        catalog,
+        '1,RLN-2U-H200NVL,"Relion XE2142GT 2U GPU server: 2x AMD EPYC 9354, 768GB, 4x NVIDIA '
+        'H200 NVL 141GB, 2x NVLink 2-way bridge",4,"95,200.00","380,800.00"\n'
+        '2,PEN-SUP-3Y,Penguin 3-year Premium Support for Relion XE2142GT,4,"3,100.00",'
+        '"12,400.00"\n',
+    )
+    assert roles(intake) == ["system", "service"]
+    (system,) = intake.systems
+    assert (system.quantity, system.gpus_per_system, system.nvlink_domain_gpus) == (4, 4, 2)
+
+
+def test_a_japanese_maintenance_line_naming_the_server_is_a_service(
+    catalog: CatalogSnapshot,
+) -> None:
+    # "3年オンサイト保守" (3-year onsite maintenance) for the Gigabyte server it names.
+    intake = read(
+        catalog,
+        '1,G893-SD1-AAX5,"GIGABYTE G893-SD1-AAX5 8U HGX server, NVIDIA HGX B200 8-GPU",2,'
+        '"68,500,000","137,000,000"\n'
+        '2,GCS-3Y-ONSITE,3年オンサイト保守 (G893-SD1-AAX5),2,"1,250,000","2,500,000"\n',
+    )
+    assert roles(intake) == ["system", "service"]
+    assert [(s.quantity, s.gpus_per_system) for s in intake.systems] == [(2, 8)]

@@ -70,8 +70,11 @@ _LABEL_NUMBER = re.compile(
 #: A quote number: one token with a digit ("3000204918", "EST-55120934", "QB-2026-118274").
 _QUOTE_ID = re.compile(r"^(?=[^\s]*\d)[A-Za-z0-9][A-Za-z0-9./_-]{2,40}$")
 _QUOTE_TITLE = re.compile(r"\b(?:quote|quotation|estimate|proposal)$", re.IGNORECASE)
-#: "Quotation MWQ-58214" in one cell (a PDF's letterhead line): the title, then the number.
-_TITLE_AND_ID = re.compile(r"^(?:quote|quotation|estimate|proposal)\s+(\S+)$", re.IGNORECASE)
+#: "Quotation MWQ-58214", "Penguin Computing Quote Q-2026-3318" in one cell (a letterhead
+#: line): the title, then the number.
+_TITLE_AND_ID = re.compile(
+    r"^(?:[^:#]{0,40}\s)?(?:quote|quotation|estimate|proposal)\s+(\S+)$", re.IGNORECASE
+)
 _MONTHS = {
     name: number
     for number, names in enumerate(
@@ -160,7 +163,8 @@ def metadata_read(rows: Sequence[Sequence[str]]) -> dict[str, str]:
 
 
 _DATE_PATTERNS = (
-    (re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})"), "ymd"),
+    # ISO, and the year-first "2026/05/20" and "2026.05.20" of Japanese and Chinese quotes.
+    (re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})"), "ymd"),
     (re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$"), "dmy"),
     (re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$"), "??y"),
 )

@@ -39,6 +39,17 @@ _TAX_RE = re.compile(
 )
 
 
+#: Japanese and Chinese labels, which ``text_fold`` (Latin letters only) cannot read:
+#: "小計" / "小计" subtotal, "消費税 (10%)" / "增值税" tax, "合計" / "合计" / "总计" total,
+#: "送料" / "运费" shipping. Tried in this order on the label as written.
+_CJK_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("subtotal", re.compile(r"^(?:小計|小计)")),
+    ("tax", re.compile(r"^(?:消費税|增值税|増値税|税額|税金|税额)")),
+    ("total", re.compile(r"^(?:合計|合计|総計|总计|総額|总额|税込合計|含税合计|お見積合計)")),
+    ("charges", re.compile(r"^(?:送料|運賃|运费|配送料)")),
+)
+
+
 _TRAILING_AMOUNT = re.compile(
     r"[:\s]\s*((?:[A-Z]{3}\s?|[$€£¥]\s?)?\(?-?\d[\d.,'\u00a0 ]*\d\)?(?:\s?[$€£¥]|\s?[A-Z]{3})?)\s*$"
 )
@@ -61,6 +72,9 @@ def summary_kind(texts: Sequence[str]) -> str | None:
     for text in texts:
         if not text or len(text) > 60 or (text[:1].isdigit() and "%" not in text):
             continue
+        for kind, label in _CJK_KINDS:
+            if label.match(text):
+                return kind
         norm = text_fold(text)
         if not norm:
             continue

@@ -111,6 +111,7 @@ def test_metadata_from_label_value_pairs_and_single_cells() -> None:
         (["Quote #:", "ASQ-26-1942"], "quote_number", "ASQ-26-1942"),
         (["Ref No:", "SDI/Q/2026/0318"], "quote_number", "SDI/Q/2026/0318"),
         (["Quotation MWQ-58214"], "quote_number", "MWQ-58214"),
+        (["Penguin Computing Quote Q-2026-3318"], "quote_number", "Q-2026-3318"),
         (["Datum: 14.03.2025"], "quote_date", "14.03.2025"),
         (["Supplier:", "Acme Systems GmbH"], "vendor", "Acme Systems GmbH"),
         (["Moneda: EUR"], "currency", "EUR"),
@@ -153,6 +154,7 @@ def test_vendor_known(text: str, vendor: str | None) -> None:
         # A month named in words is read too: there is no day/month order to guess.
         ("March 1, 2025", False, "2025-03-01"),
         ("08-Jun-2026", False, "2026-06-08"),
+        ("2026/05/20", True, "2026-05-20"),  # year first (Japan, China): no order to guess
     ],
 )
 def test_date_normalize(text: str, day_first: bool, iso: str) -> None:
