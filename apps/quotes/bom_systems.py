@@ -27,6 +27,7 @@ from apps.quotes.bom_words import (
     AIR_RE,
     BRIDGE_RE,
     LIQUID_RE,
+    NVLINK_WAYS_RE,
     PER_SYSTEM_RE,
     WAYS_RE,
     gpu_mention,
@@ -397,7 +398,11 @@ def read_system(
 
 def _bridge_ways_named(text: str) -> int | None:
     """The bridges a system's own line lists in its configuration, by their ways: "…, 4x
-    NVIDIA H200 NVL 141GB, 2x NVLink 2-way bridge" → 2; None when it lists none."""
+    NVIDIA H200 NVL 141GB, 2x NVLink 2-way bridge" → 2, "(4-way NVLink)" → 4; None when it
+    lists none."""
+    linked = NVLINK_WAYS_RE.search(text)
+    if linked is not None:  # "8x H200 NVL 141GB (4-way NVLink)"
+        return int(linked.group(1) or linked.group(2))
     bridge = BRIDGE_RE.search(text)
     if bridge is None:
         return None

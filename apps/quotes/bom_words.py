@@ -98,6 +98,8 @@ _SERVICE_PHRASES = (
     "技术支持",
     "安装",
 )
+#: Japanese and Chinese for a barebone or chassis (no word breaks to find a noun by).
+_CJK_CHASSIS = ("ベアボーン", "筐体", "准系统", "準系統", "机箱")
 #: Management controllers, OS preloads: part of the system even when called a licence.
 _MANAGEMENT_WORDS = frozenset(
     ["ilo", "idrac", "xclarity", "bmc", "windows", "ubuntu", "linux", "rhel"]
@@ -346,6 +348,8 @@ _COUNT_DASH = re.compile(r"\b(\d{1,3})[- ]gpus?\b", re.IGNORECASE)
 _COUNT_AFTER = re.compile(_GPU_NAME + r"[^,;()]{0,30}?\s[x×]\s*(\d{1,3})\b", re.IGNORECASE)
 _SUPERCHIP = re.compile(r"(\d{1,3})\s*[x×]\s*(?:nvidia\s+)?gb[23]00[^,;]*?superchip", re.I)
 BRIDGE_RE = re.compile(r"\bnvlink\b[^,;]*\bbridge\b|\bbridge\b[^,;]*\bnvlink\b", re.I)
+#: NVLink named by its ways without the word bridge: "4-way NVLink", "NVLink 2-way".
+NVLINK_WAYS_RE = re.compile(r"\b(\d)[- ]?way\s+nvlink\b|\bnvlink\s+(\d)[- ]?way\b", re.I)
 WAYS_RE = re.compile(r"\b(\d)[- ]?way\b|\b(\d)[- ]slot\b", re.IGNORECASE)
 _HEAD_SPLIT = re.compile(
     r",|;|:|\(|\s[-–—]\s|\s(?:for|with|w/|incl\.?|including|includes|mit|für|auf|per)\s",
@@ -485,6 +489,8 @@ def head_category(head: str) -> str:
         return "component"
     if any(p in folded for p in _SERVICE_PHRASES):
         return "service"
+    if any(p in folded for p in _CJK_CHASSIS):
+        return "chassis"
     if (words and words[0] in FREIGHT_WORDS) or any(w in FREIGHT_WORDS for w in words[-2:]):
         return "freight"
     for position in range(len(words) - 1, -1, -1):

@@ -285,6 +285,7 @@ def _first_pass(row: Row, families: _Families) -> None:
     if known is not None:
         row.role, row.head_category, said, row.bridge_ways, row.guessed = known
         row.gpu = None if said is None else GpuMention(key=said[0], count=said[1], board=said[2])
+        _board_named_by_part(row, families)
         return
     _line_first_pass(row, families)
     if row.head_category != "freight":
@@ -296,6 +297,21 @@ def _first_pass(row: Row, families: _Families) -> None:
             row.bridge_ways,
             row.guessed,
         )
+    _board_named_by_part(row, families)
+
+
+def _board_named_by_part(row: Row, families: _Families) -> None:
+    """A GPU board whose description names no GPU is the GPU its part number names:
+    "GPU-NVHGX-H200-8141 | HGX baseboard 8-GPU 141GB" is an H200 board. Read after the
+    first pass (whose memo is by text, not part number)."""
+    if row.head_category != "board" or row.gpu is not None or not row.part_number:
+        return
+    if row.role not in ("component", "accessory"):
+        return
+    mention = families.gpu(row.part_number)
+    if mention is not None:
+        row.role, row.gpu, row.guessed = "gpu_board", mention, False
+        mention.board = True
 
 
 def _part_says(pn: str) -> PartSays:

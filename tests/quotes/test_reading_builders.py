@@ -172,3 +172,31 @@ def test_a_japanese_maintenance_line_naming_the_server_is_a_service(
     )
     assert roles(intake) == ["system", "service"]
     assert [(s.quantity, s.gpus_per_system) for s in intake.systems] == [(2, 8)]
+
+
+def test_a_board_naming_no_gpu_is_the_gpu_its_part_number_names(
+    catalog: CatalogSnapshot,
+) -> None:
+    # Supermicro's "GPU-NVHGX-<gpu>-<count><memory>": the description says only "HGX
+    # baseboard"; the same words under another part number are another GPU.
+    intake = read(
+        catalog,
+        '1,SYS-821GE-TNHR-BTO,SuperServer SYS-821GE-TNHR (build to order),1,"38,000.00",'
+        '"38,000.00"\n'
+        '2,GPU-NVHGX-H200-8141,HGX baseboard 8-GPU 141GB,1,"245,000.00","245,000.00"\n'
+        '3,AS-A126GS-TNBR-BTO,A+ Server AS-A126GS-TNBR (build to order),1,"41,000.00",'
+        '"41,000.00"\n'
+        '4,GPU-NVHGX-B200-8180,HGX baseboard 8-GPU 141GB,1,"290,000.00","290,000.00"\n',
+    )
+    assert roles(intake) == ["system", "gpu_board", "system", "gpu_board"]
+    assert sorted(s.gpu or "" for s in intake.systems) == ["B200", "H200 SXM"]
+
+
+def test_nvlink_named_by_its_ways_on_the_systems_line(catalog: CatalogSnapshot) -> None:
+    intake = read(
+        catalog,
+        '1,AS-4125GS-TNRT2-H200NVL,"Supermicro AS-4125GS-TNRT2 with 8x NVIDIA H200 NVL 141GB '
+        '(4-way NVLink)",2,"298,000.00","596,000.00"\n',
+    )
+    (system,) = intake.systems
+    assert (system.gpus_per_system, system.nvlink_domain_gpus) == (8, 4)

@@ -1,8 +1,8 @@
-"""The bill-of-materials corpus (tests/fixtures/boms/, 46 quotes written the way Dell, HPE,
-Lenovo, Cisco, Supermicro, Gigabyte, ASUS, NVIDIA partners, server builders and integrators
-(Silicon Mechanics, Penguin, Microway, Colfax, Boston, Aspen, Exxact, APAC distributors) and
-workstation builders send them, 25 CSV, 12 XLSX, 9 PDF): every quote read end to end by
-intake, against the reading its expect.json states.
+"""The bill-of-materials corpus (tests/fixtures/boms/, 47 quotes written the way Dell, HPE,
+Lenovo, Cisco, Supermicro, Gigabyte, ASUS, NVIDIA partners, server builders and
+integrators (Silicon Mechanics, Penguin, Microway, Colfax, Boston, Aspen, Exxact, APAC and
+Japanese resellers) and workstation builders send them, 25 CSV, 13 XLSX, 9 PDF): every
+quote read end to end by intake, against the reading its expect.json states.
 
 Data-line numbers are every row below the header in file order (banner, $0, subtotal, tax and
 total rows included; a PDF's letterhead and terms excluded), as the corpus README defines them.
@@ -53,8 +53,8 @@ def _data_line(intake: QuoteIntake, line: int) -> int:
 
 def test_the_corpus_is_all_there() -> None:
     formats = sorted(next(p for p in f.iterdir() if p.stem == "quote").suffix for f in FOLDERS)
-    assert len(FOLDERS) == 46
-    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (25, 12, 9)
+    assert len(FOLDERS) == 47
+    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (25, 13, 9)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)

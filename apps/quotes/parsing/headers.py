@@ -92,11 +92,38 @@ def header_normalize(text: str) -> str:
     return stripped or folded
 
 
+#: Japanese and Chinese column names, which ``header_normalize`` (Latin letters only) cannot
+#: read: 品番 | 品名 | 数量 | 単価 | 金額 (Japan), 型号 | 名称 | 数量 | 单价 | 金额 (China).
+CJK_SYNONYMS: dict[str, str] = {
+    **dict.fromkeys(
+        ("品番", "型番", "製品番号", "品目コード", "型号", "料号", "物料编码", "产品型号"),
+        "part_number",
+    ),
+    **dict.fromkeys(
+        ("品名", "商品名", "製品名", "摘要", "仕様", "内容", "名称", "产品名称", "描述", "规格"),
+        "description",
+    ),
+    **dict.fromkeys(("数量", "台数"), "quantity"),
+    **dict.fromkeys(("単価", "单价", "單價"), "unit_price"),
+    **dict.fromkeys(("金額", "金额", "合計金額", "总价", "總價", "小计"), "extended_price"),
+}
+_CJK_NOISE = re.compile(r"[\s()（）\[\]【】:：#＃]|円|元|税抜|税込|税别|含税|[A-Za-z0-9._-]+")
+
+
+def cjk_label(text: str) -> str:
+    """A Japanese or Chinese label without spaces, brackets, currency and Latin words:
+    "単価（円）" → "単価", "金額 (USD)" → "金額"; "" for a Latin label."""
+    return _CJK_NOISE.sub("", text)
+
+
 def _field_for(cell: str) -> tuple[str, int] | None:
     """Best (field, rank) a header cell names: exact synonyms first, then a synonym that
     starts the cell ("Unit Price incl. discount")."""
     norm = header_normalize(cell)
-    if not norm or norm in IGNORED:
+    if not norm:
+        field = CJK_SYNONYMS.get(cjk_label(cell))
+        return (field, 0) if field else None
+    if norm in IGNORED:
         return None
     best: tuple[str, int] | None = None
     for field, ranks in _RANK.items():

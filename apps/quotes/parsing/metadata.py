@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
-from apps.quotes.parsing.headers import header_normalize
+from apps.quotes.parsing.headers import cjk_label, header_normalize
 from apps.quotes.parsing.numbers import currency_detect
 
 # fmt: off
@@ -40,6 +40,15 @@ _META_LABELS: dict[str, tuple[str, ...]] = {
 }
 # fmt: on
 _META_LOOKUP = {label: field for field, labels in _META_LABELS.items() for label in labels}
+#: Japanese and Chinese letterhead labels (read by ``cjk_label``, not ``header_normalize``).
+_CJK_META: dict[str, str] = {
+    **dict.fromkeys(
+        ("見積番号", "御見積番号", "見積書番号", "見積No", "报价单号", "报价编号", "報價單號"),
+        "quote_number",
+    ),
+    **dict.fromkeys(("見積日", "発行日", "見積日付", "日付", "报价日期", "日期"), "quote_date"),
+    **dict.fromkeys(("通貨", "币种", "幣別", "货币"), "currency"),
+}
 #: Vendors we name when a title row mentions them and no "Vendor:" label says otherwise.
 KNOWN_VENDORS: tuple[tuple[str, str], ...] = (
     ("hewlett packard enterprise", "HPE"),
@@ -61,7 +70,7 @@ KNOWN_VENDORS: tuple[tuple[str, str], ...] = (
     ("cancom", "Cancom"),
     ("computacenter", "Computacenter"),
 )
-_LABEL_SPLIT = re.compile(r"^\s*([^:#]{1,40}?(?:\s*(?:#|n°|nº|no\.|nr\.))?)\s*[:#]\s*(.+)$")
+_LABEL_SPLIT = re.compile(r"^\s*([^:#：]{1,40}?(?:\s*(?:#|n°|nº|no\.|nr\.))?)\s*[:#：]\s*(.+)$")
 _LABEL_NUMBER = re.compile(
     r"^\s*(.{1,40}?\s(?:n°|nº|no\.?|nr\.?|number|nummer|#))\s+(\S.*)$", re.IGNORECASE
 )
@@ -115,7 +124,10 @@ def vendor_known(text: str) -> str | None:
 
 
 def _label_field(label: str) -> str | None:
-    return _META_LOOKUP.get(header_normalize(label))
+    normalized = header_normalize(label)
+    if not normalized:
+        return _CJK_META.get(cjk_label(label))
+    return _META_LOOKUP.get(normalized)
 
 
 def metadata_read(rows: Sequence[Sequence[str]]) -> dict[str, str]:

@@ -45,6 +45,15 @@ from apps.quotes.parsing.metadata import date_normalize, metadata_read, vendor_k
             ["Item", "Part Number", "Description", "Qty per Server", "Servers", "Unit Price"],
             [None, "part_number", "description", "quantity", "system_count", "unit_price"],
         ),
+        # Japanese and Chinese column names, a currency in brackets beside them.
+        (
+            ["No.", "品番", "品名", "数量", "単価（円）", "金額（円）"],
+            [None, "part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
+        (
+            ["序号", "型号", "名称", "数量", "单价", "金额 (USD)"],
+            [None, "part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
     ],
 )
 def test_header_synonyms_in_four_languages(cells: list[str], expected: list[str | None]) -> None:
@@ -112,6 +121,10 @@ def test_metadata_from_label_value_pairs_and_single_cells() -> None:
         (["Ref No:", "SDI/Q/2026/0318"], "quote_number", "SDI/Q/2026/0318"),
         (["Quotation MWQ-58214"], "quote_number", "MWQ-58214"),
         (["Penguin Computing Quote Q-2026-3318"], "quote_number", "Q-2026-3318"),
+        (["見積番号：TGS-2026-0441"], "quote_number", "TGS-2026-0441"),
+        (["报价单号", "BJ-Q-2026-0133"], "quote_number", "BJ-Q-2026-0133"),
+        (["見積日", "2026/05/20"], "quote_date", "2026/05/20"),
+        (["币种：USD"], "currency", "USD"),
         (["Datum: 14.03.2025"], "quote_date", "14.03.2025"),
         (["Supplier:", "Acme Systems GmbH"], "vendor", "Acme Systems GmbH"),
         (["Moneda: EUR"], "currency", "EUR"),

@@ -33,6 +33,8 @@ from apps.quotes.parsing.numbers import (
         ("Included", ".", Decimal("0")),
         ("N/C", ".", Decimal("0")),
         ("inkl.", ",", Decimal("0")),
+        ("込み", ".", Decimal("0")),  # Japanese: included
+        ("¥68,500,000", ".", Decimal("68500000")),
         ("", ".", None),
         ("n/a", ".", None),
         ("-", ".", None),
@@ -66,6 +68,9 @@ def test_amount_parse_refuses_text(text: str) -> None:
         ("4 ea", ".", 4),
         ("8x", ".", 8),
         ("3 Stk.", ",", 3),
+        ("2台", ".", 2),  # Japanese counters: machines, boards, a set
+        ("32枚", ".", 32),
+        ("1式", ".", 1),
         (" 16 ", ".", 16),
         ("", ".", None),
     ],
