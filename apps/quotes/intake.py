@@ -278,7 +278,7 @@ def _below_subtotal(parsed: ParsedQuote, line: QuoteLineOut) -> bool:
     """A discount with no quantity under the subtotal row ("Subtotal 2,046,900.00 / Volume
     Discount (2%) -40,938.00 / Shipping / Total"): taken off the subtotal, like freight is
     added to it, not one of the lines the subtotal adds up."""
-    if line.role != "discount" or line.quantity is not None:
+    if line.role != "discount" or line.quantity is not None or line.source_row is None:
         return False
     rows = [s.source_row for s in parsed.skipped if s.kind == "subtotal"]
     return bool(rows) and line.source_row > rows[0]

@@ -311,7 +311,8 @@ def _times_systems(
         count = quantity_parse(text, decimal_separator=decimal_separator)
     except ValueError:
         return
-    line.__dict__["quantity"] = line.quantity * count
+    if count is not None:
+        line.__dict__["quantity"] = line.quantity * count
 
 
 def _line_read(
