@@ -163,6 +163,10 @@ def _quantities_decide(
         return "totals", (
             f"{per_system_gpus} GPUs per system would not fit a chassis that takes {max_gpus}"
         )
+    if per_system_gpus == max_gpus and gpus_by_reading.get("totals", 0) < max_gpus:
+        # "1.2 AMD EPYC 9355 | 2", "1.4 RTX PRO 6000 | 8" under 2 servers that take 8 GPUs:
+        # the 2 CPUs are each server's pair, not one each of a half-filled server.
+        return "per_system", f"{max_gpus} GPUs per system fill the chassis"
     if any(m.quantity == quantity for m in parts):
         return "totals", f"one-per-system parts are quoted {quantity} times"
     priced = [m for m in parts if m.priced]

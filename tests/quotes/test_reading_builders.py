@@ -200,3 +200,20 @@ def test_nvlink_named_by_its_ways_on_the_systems_line(catalog: CatalogSnapshot) 
     )
     (system,) = intake.systems
     assert (system.gpus_per_system, system.nvlink_domain_gpus) == (8, 4)
+
+
+def test_sub_lines_that_fill_the_chassis_per_system_are_per_system(
+    catalog: CatalogSnapshot,
+) -> None:
+    # Thinkmate's $0 sub-lines under 2 configured servers: 2 CPUs equal the number of
+    # servers, but 8 cards each fill the 8-GPU chassis (as order totals, 4 each would not).
+    intake = read(
+        catalog,
+        '1,GPX-XT4-RTXPRO,"Thinkmate GPX XT4 RTX PRO Server (Supermicro AS-5126GS-TNRT2)",2,'
+        '"112,400.00","224,800.00"\n'
+        "1.2,PSE-TUR9355-0998,AMD EPYC 9355 32C 3.55GHz,2,0.00,0.00\n"
+        "1.3,MEM-DR564L-CL01-ER64,64GB DDR5-6400 RDIMM,16,0.00,0.00\n"
+        "1.4,GPU-NVRTXPRO6000-SE,NVIDIA RTX PRO 6000 Blackwell Server Edition 96GB,8,0.00,0.00\n",
+    )
+    assert intake.child_quantities == "per_system"
+    assert [(s.quantity, s.gpus_per_system) for s in intake.systems] == [(2, 8)]
