@@ -45,6 +45,10 @@ from apps.quotes.parsing.metadata import date_normalize, metadata_read, vendor_k
             ["Item", "Part Number", "Description", "Qty per Server", "Servers", "Unit Price"],
             [None, "part_number", "description", "quantity", "system_count", "unit_price"],
         ),
+        (
+            ["Item", "Part Number", "Description", "Qty/Sys", "Total Qty", "Extended Price"],
+            [None, "part_number", "description", None, "quantity", "extended_price"],
+        ),
         # Japanese and Chinese column names, a currency in brackets beside them.
         (
             ["No.", "品番", "品名", "数量", "単価（円）", "金額（円）"],
