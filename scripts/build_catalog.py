@@ -267,7 +267,9 @@ PARTS = [
         "supermicro-521ge-tnrt-8x-l40s",
         None,
         None,
-        ["ESC8000A-E13P"],
+        # Not "ESC8000A-E13P": the ASUS box is its own system (asus-esc8000a-e13p); as an
+        # alias here a quote for 8x RTX PRO 6000 in an ESC8000A-E13P read as this L40S box.
+        [],
     ),
     # A chassis that takes cards, and the cards.
     (

@@ -25,9 +25,12 @@ from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
 from apps.quotes.bom_rows import Row
 from apps.quotes.bom_words import (
     AIR_RE,
+    BRIDGE_RE,
     LIQUID_RE,
+    NVLINK_WAYS_RE,
     OFFER_RE,
     PER_SYSTEM_RE,
+    WAYS_RE,
     gpu_mention,
     head,
     words_of,
@@ -185,6 +188,10 @@ def _quantities_decide(
         return "totals", (
             f"{per_system_gpus} GPUs per system would not fit a chassis that takes {max_gpus}"
         )
+    if per_system_gpus == max_gpus and gpus_by_reading.get("totals", 0) < max_gpus:
+        # "1.2 AMD EPYC 9355 | 2", "1.4 RTX PRO 6000 | 8" under 2 servers that take 8 GPUs:
+        # the 2 CPUs are each server's pair, not one each of a half-filled server.
+        return "per_system", f"{max_gpus} GPUs per system fill the chassis"
     if any(m.quantity == quantity for m in parts):
         return "totals", f"one-per-system parts are quoted {quantity} times"
     priced = [m for m in parts if m.priced]
@@ -303,7 +310,13 @@ def read_system(
     if spec is None:
         for m in members:
             if m.role == "chassis":
-                spec = find(m.text)
+                # A configured system's barebone names it by part number only: "1.1
+                # SYS-822GS-NB3RT | Supermicro X14 8U GPU SuperServer barebone".
+                spec = (
+                    catalog.system_by_key.get(m.spec_key or "")
+                    or find(m.text)
+                    or find(m.part_number)
+                )
                 if spec:
                     break
     form = _system_form(system, spec)
@@ -431,12 +444,15 @@ def read_system(
     if gpu is not None:
         if gpu.interconnect == "nvlink_bridge":
             domain = 1
+            ways_named = _bridge_ways_named(system.text)
             if bridges and gpus > 1:
                 ways = max(b.bridge_ways or 2 for b in bridges)
                 count = sum(b.quantity or 0 for b in bridges)
                 per = count if child == "per_system" else count // max(quantity, 1)
                 if per > 0:
                     domain = min(ways, gpu.nvlink_domain_gpus, gpus)
+            elif ways_named and gpus > 1:
+                domain = min(ways_named, gpu.nvlink_domain_gpus, gpus)
         elif gpu.interconnect == "pcie":
             domain = 1
         elif gpu.joins_its_board:
@@ -483,6 +499,20 @@ def read_system(
         units_per_line=units,
     )
     return reading, problems
+
+
+def _bridge_ways_named(text: str) -> int | None:
+    """The bridges a system's own line lists in its configuration, by their ways: "…, 4x
+    NVIDIA H200 NVL 141GB, 2x NVLink 2-way bridge" → 2, "(4-way NVLink)" → 4; None when it
+    lists none."""
+    linked = NVLINK_WAYS_RE.search(text)
+    if linked is not None:  # "8x H200 NVL 141GB (4-way NVLink)"
+        return int(linked.group(1) or linked.group(2))
+    bridge = BRIDGE_RE.search(text)
+    if bridge is None:
+        return None
+    ways = WAYS_RE.search(bridge.group(0)) or WAYS_RE.search(text)
+    return int(ways.group(1) or ways.group(2)) if ways else 2
 
 
 # ---------------------------------------------------------------------------------------------
@@ -637,15 +667,16 @@ def _configured_memory_gb(reading: SystemReading) -> float | None:
     return None
 
 
-_PARENTHETICAL = re.compile(r"\([^()]*\)")
+#: A note in a catalog name: "(GIGA Computing)", "(alt: ASUS ESC8000A-E13P)".
+_CATALOG_NOTE = re.compile(r"\s*\([^()]*\)")
 
 
 def system_name(text: str, spec: SystemSpec | None) -> str:
-    """The catalog's name for the system, or its line's head."""
+    """The catalog's name for the system without its notes in parentheses, or its line's
+    head: "Gigabyte (GIGA Computing) G894-SD3-AAX7" → "Gigabyte G894-SD3-AAX7" (cut at the
+    first "(" it read "2 × Gigabyte")."""
     if spec is not None:
-        # "Gigabyte (GIGA Computing) G893-SD1-AAX5" -> "Gigabyte G893-SD1-AAX5" (cutting at
-        # the first parenthesis left "Gigabyte"); "... (e.g., Dell XE7745)" loses its note.
-        return " ".join(_PARENTHETICAL.sub(" ", spec.name).split()) or spec.name
+        return " ".join(_CATALOG_NOTE.sub(" ", spec.name).split()) or spec.name
     return head(text)[:80]
 
 

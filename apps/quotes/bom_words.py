@@ -92,9 +92,33 @@ _SERVICE_WORDS = frozenset(
     ]
 )
 _SERVICE_PHRASES = (
-    "keep your", "ai enterprise", "health check", "tech care", "burn-in", "rack and stack",
-    "rack & stack", "rack-and-stack", "configuration centre", "configuration center", "asset tag",
-)  # fmt: skip
+    "keep your",
+    "ai enterprise",
+    "health check",
+    "tech care",
+    "burn-in",
+    "rack and stack",
+    "rack & stack",
+    "rack-and-stack",
+    "configuration centre",
+    "configuration center",
+    "asset tag",
+    # Japanese and Chinese (no word breaks): maintenance, warranty, support, installation;
+    # not 服务 alone, which 服务器 (server) contains.
+    "保守",
+    "保証",
+    "サポート",
+    "設置",
+    "保修",
+    "维保",
+    "质保",
+    "技术支持",
+    "安装",
+)
+#: Japanese and Chinese for a barebone or chassis (no word breaks to find a noun by).
+_CJK_CHASSIS = ("ベアボーン", "筐体", "准系统", "準系統", "机箱")
+#: Japanese and Chinese for a server ("Supermicro GPUサーバー SYS-421GE-TNRT3", "GPU服务器").
+_CJK_SYSTEM = ("サーバー", "サーバ", "服务器", "伺服器")
 #: Management controllers, OS preloads: part of the system even when called a licence.
 _MANAGEMENT_WORDS = frozenset(
     ["ilo", "idrac", "xclarity", "bmc", "windows", "ubuntu", "linux", "rhel"]
@@ -413,6 +437,8 @@ _NVL_SUPERCHIP = re.compile(r"\bg[hb][23]00\s+nvl\s?([24])\b", re.I)
 _ONE_SUPERCHIP = re.compile(r"\bg([hb])[23]00\b[^,;]*?\bsuperchip", re.I)
 _DESKTOP_SUPERCHIP = re.compile(r"\b(?:desktop|station)\b", re.I)
 BRIDGE_RE = re.compile(r"\bnvlink\b[^,;]*\bbridge\b|\bbridge\b[^,;]*\bnvlink\b", re.I)
+#: NVLink named by its ways without the word bridge: "4-way NVLink", "NVLink 2-way".
+NVLINK_WAYS_RE = re.compile(r"\b(\d)[- ]?way\s+nvlink\b|\bnvlink\s+(\d)[- ]?way\b", re.I)
 WAYS_RE = re.compile(r"\b(\d)[- ]?way\b|\b(\d)[- ]slot\b", re.IGNORECASE)
 #: An aside in parentheses inside the noun phrase ("Dell Integrated Rack Scalable Systems (IRSS)
 #: factory rack build"): the words after it still belong to the head.
@@ -535,10 +561,19 @@ def accelerator_named(text: str) -> str | None:
     return " ".join(found.group(0).split()) if found else None
 
 
+#: A maker's other name in parentheses right after its name, the head going on after it:
+#: "IEIT SYSTEMS (Inspur) NF5688M7 6U HGX AI server", "Quanta Cloud Technology (QCT)
+#: QuantaGrid D74H-7U" are headed by what follows, not cut at "(" to the maker's name.
+_MAKER_ASIDE = re.compile(
+    r"^((?:[A-Za-z][A-Za-z&.]*\s+){0,2}[A-Za-z][A-Za-z&.]*)\s*\([^()\d]{1,30}\)(?=\s+\w)"
+)
+
+
 def head(text: str) -> str:
     """The words before the first separator: "Dell ProDeploy Plus for PowerEdge XE9680" →
     "Dell ProDeploy Plus"."""
-    text = _ASIDE.sub("", text.replace("\n", " ").strip())
+    text = _MAKER_ASIDE.sub(r"\1", text.replace("\n", " ").strip())
+    text = _ASIDE.sub("", text)
     parts = _HEAD_SPLIT.split(text, maxsplit=1)
     head = parts[0].strip()
     # "Onsite installation and rack mounting": the first of two coordinated nouns leads, when
@@ -578,6 +613,10 @@ def head_category(head: str) -> str:
         return "component"
     if _service_phrase(folded):
         return "service"
+    if any(p in folded for p in _CJK_CHASSIS):
+        return "chassis"
+    if any(p in folded for p in _CJK_SYSTEM):
+        return "system"
     if (words and words[0] in FREIGHT_WORDS) or any(w in FREIGHT_WORDS for w in words[-2:]):
         return "freight"
     for position in range(len(words) - 1, -1, -1):

@@ -155,7 +155,7 @@ def _quote_intake_parsed(
         _line_out(n, line, match, rows_by_line.get(n), reading)
         for n, (line, match) in enumerate(zip(parsed.lines, matches, strict=True), 1)
     ]
-    lines_sum = _lines_sum(parsed.lines, lines_out)
+    lines_sum = _lines_sum(parsed, lines_out)
     stated_total = _stated_total(parsed, lines_out)
     summary = QuoteSummary(
         vendor=parsed.vendor,
@@ -259,19 +259,31 @@ def _line_amount(line: ParsedLine) -> Decimal | None:
 MONEY_ROLES = frozenset({"subtotal", "total", "tax"})
 
 
-def _lines_sum(lines: list[ParsedLine], out: list[QuoteLineOut]) -> Decimal | None:
+def _lines_sum(parsed: ParsedQuote, out: list[QuoteLineOut]) -> Decimal | None:
     """The items' amounts, discounts and freight lines included; subtotal, total and tax
-    lines (and a freight amount with no quantity, which sits beside the subtotal) left out,
-    and notes: an "Optional - ..." line's price is offered, not part of the total."""
+    lines (and a freight amount with no quantity, which sits beside the subtotal, and a
+    discount below the subtotal) left out, and notes: an "Optional - ..." line's price is
+    offered, not part of the total."""
     amounts = [
         a
-        for line, o in zip(lines, out, strict=True)
+        for line, o in zip(parsed.lines, out, strict=True)
         if o.role not in MONEY_ROLES
         and o.role != "note"
         and not (o.role == "freight" and o.quantity is None)
+        and not _below_subtotal(parsed, o)
         and (a := _line_amount(line)) is not None
     ]
     return sum(amounts, Decimal(0)) if amounts else None
+
+
+def _below_subtotal(parsed: ParsedQuote, line: QuoteLineOut) -> bool:
+    """A discount with no quantity under the subtotal row ("Subtotal 2,046,900.00 / Volume
+    Discount (2%) -40,938.00 / Shipping / Total"): taken off the subtotal, like freight is
+    added to it, not one of the lines the subtotal adds up."""
+    if line.role != "discount" or line.quantity is not None or line.source_row is None:
+        return False
+    rows = [s.source_row for s in parsed.skipped if s.kind == "subtotal"]
+    return bool(rows) and line.source_row > rows[0]
 
 
 def _capped(problems: list[LineProblem], what: str) -> list[LineProblem]:
@@ -462,7 +474,7 @@ def _money_lines(
             continue
         if line.role == "tax":
             tax = (tax or Decimal(0)) + amount
-        elif line.role == "freight":
+        elif line.role == "freight" or _below_subtotal(parsed, line):
             charges = (charges or Decimal(0)) + amount
         elif line.role == "subtotal" and subtotal is None and parsed.stated_total is not None:
             subtotal = amount if amount != parsed.stated_total else None

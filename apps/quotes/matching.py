@@ -400,10 +400,18 @@ def _distinct(parts: list[PartSpec]) -> list[PartSpec]:
     return list(seen.values())
 
 
+def not_a_model(phrase: str) -> bool:
+    """A name of plain words ("rtx pro server", "lambda vector"), not a model number with a
+    digit in it ("xl44 sx2 aas1", "poweredge xe9680"): the less specific of two names."""
+    return not any(ch.isdigit() for ch in phrase)
+
+
 def _contained(words: str, index: MatchIndex) -> LineMatch | None:
     """Known aliases inside the text, as whole words. A vehicle beats the engines it carries
-    ("PowerEdge XE7745 ... 8x RTX PRO 6000 Blackwell Server Edition" is the server), then the
-    longest alias wins; two different parts tied on both are ambiguous."""
+    ("PowerEdge XE7745 ... 8x RTX PRO 6000 Blackwell Server Edition" is the server), then a
+    model number beats plain words ("Boston RTX PRO Server - GIGABYTE XL44-SX2-AAS1" is the
+    XL44-SX2, not NVIDIA's RTX PRO Server class), then the longest alias wins; two different
+    parts tied on all three are ambiguous."""
     if not words:
         return None
     padded = f" {words} "
@@ -414,13 +422,15 @@ def _contained(words: str, index: MatchIndex) -> LineMatch | None:
     hits = [index.phrases[i] for i in tried if f" {index.phrases[i][0]} " in padded]
     if not hits:
         return None
-    hits.sort(key=lambda hit: (_KIND_RANK.get(hit[1].kind, 9), -len(hit[0])))
+    hits.sort(key=lambda hit: (_KIND_RANK.get(hit[1].kind, 9), not_a_model(hit[0]), -len(hit[0])))
     best_phrase, best = hits[0]
     rivals = _distinct(
         [
             part
             for phrase, part in hits
-            if len(phrase) == len(best_phrase) and _KIND_RANK[part.kind] == _KIND_RANK[best.kind]
+            if len(phrase) == len(best_phrase)
+            and _KIND_RANK[part.kind] == _KIND_RANK[best.kind]
+            and not_a_model(phrase) == not_a_model(best_phrase)
         ]
     )
     if len(rivals) > 1:

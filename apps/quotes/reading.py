@@ -75,7 +75,7 @@ from apps.quotes.bom_words import (
     text_category,
     words_of,
 )
-from apps.quotes.matching import LineMatch, match_index
+from apps.quotes.matching import LineMatch, match_index, not_a_model
 from apps.quotes.parsing.schemas import ParsedLine, ParsedQuote
 from apps.quotes.schemas import LineCorrection, LineProblem, LineRole, QuotedSystem
 
@@ -185,20 +185,21 @@ class _Families:
 
     def find(self, text: str) -> SystemSpec | None:
         """The family of the longest phrase inside the text, as whole words (the first of
-        equally long ones). A phrase inside the text starts with one of its words, so only
-        those phrases are tried, longest first as `phrases` is sorted; a text read before
-        (a system's head, then the system in its reading) is answered from `_found`."""
+        equally long ones), a model number before plain words (``not_a_model``). A phrase
+        inside the text starts with one of its words, so only those phrases are tried,
+        longest first as `phrases` is sorted; a text read before (a system's head, then the
+        system in its reading) is answered from `_found`."""
         if text in self._found:
             return self._found[text]
         found = ALNUM_RUN.findall(text.casefold())
         words = " " + " ".join(found) + " "
         tried = sorted({i for word in set(found) for i in self.by_first_word.get(word, ())})
         spec = None
-        for position in tried:
-            phrase, key = self.phrases[position]
-            if f" {phrase} " in words:
-                spec = self.catalog.system_by_key.get(key or "")
-                break
+        inside = [self.phrases[p] for p in tried if f" {self.phrases[p][0]} " in words]
+        if inside:
+            # min() keeps the first (the longest) of equally specific phrases.
+            _phrase, key = min(inside, key=lambda hit: not_a_model(hit[0]))
+            spec = self.catalog.system_by_key.get(key or "")
         self._found[text] = spec
         return spec
 
@@ -316,6 +317,7 @@ def _first_pass(row: Row, families: _Families) -> None:
     if known is not None:
         row.role, row.head_category, said, row.bridge_ways, row.guessed = known
         row.gpu = None if said is None else GpuMention(key=said[0], count=said[1], board=said[2])
+        _board_named_by_part(row, families)
         return
     _line_first_pass(row, families)
     if row.head_category != "freight":
@@ -327,6 +329,21 @@ def _first_pass(row: Row, families: _Families) -> None:
             row.bridge_ways,
             row.guessed,
         )
+    _board_named_by_part(row, families)
+
+
+def _board_named_by_part(row: Row, families: _Families) -> None:
+    """A GPU board whose description names no GPU is the GPU its part number names:
+    "GPU-NVHGX-H200-8141 | HGX baseboard 8-GPU 141GB" is an H200 board. Read after the
+    first pass (whose memo is by text, not part number)."""
+    if row.head_category != "board" or row.gpu is not None or not row.part_number:
+        return
+    if row.role not in ("component", "accessory"):
+        return
+    mention = families.gpu(row.part_number)
+    if mention is not None:
+        row.role, row.gpu, row.guessed = "gpu_board", mention, False
+        mention.board = True
 
 
 def _part_says(pn: str) -> PartSays:
@@ -380,8 +397,14 @@ def _line_first_pass(row: Row, families: _Families) -> None:
         row.role = "freight"
         return
     head_gpu = families.gpu(head)
-    if BRIDGE_RE.search(head) or (BRIDGE_RE.search(text) and head_gpu is None):
-        # "GH200 NVL2 Superchip pair with NVLink bridge" is the GPUs, their bridge included
+    if BRIDGE_RE.search(head) or (
+        BRIDGE_RE.search(text)
+        and head_gpu is None
+        and category not in ("system", "chassis", "rack")
+    ):
+        # "GH200 NVL2 Superchip pair with NVLink bridge" is the GPUs, their bridge included;
+        # a server whose configuration lists its bridges ("Relion XE2142GT 2U GPU server:
+        # …, 4x H200 NVL, 2x NVLink 2-way bridge") is the server, not a bridge.
         row.role = "nvlink_bridge"
         ways = WAYS_RE.search(text)
         row.bridge_ways = int(ways.group(1) or ways.group(2)) if ways else 2
@@ -456,6 +479,8 @@ def _nest(rows: list[Row]) -> None:
     by_number: dict[str, int] = {}
     current_system: int | None = None
     current_top: int | None = None
+    #: The current system's parts are indented under it: a line back at the margin is not one.
+    indented = False
     for row in rows:
         if (
             row.role in ("subtotal", "total", "tax")
@@ -491,10 +516,16 @@ def _nest(rows: list[Row]) -> None:
         if row.role == "system" and (top or parent is None) and row.indent == 0:
             current_system = row.index
             current_top = row.index
+            indented = False
             row.parent = None
             continue
         if parent is None and row.indent > 0 and current_top is not None:
             parent = current_top
+            indented = indented or current_top == current_system
+        elif indented and parent is None and row.indent == 0 and row.line is not None:
+            # Colfax's "  QuantaGrid D74H-7U barebone … Included" under the server, then the
+            # support and a rail kit at the margin: those are the order's, not the server's.
+            current_system = None
         if (
             parent is None
             and row.group

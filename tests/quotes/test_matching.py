@@ -84,6 +84,10 @@ def test_exact_part_numbers_give_the_sku_and_kind(index, part_number, sku, kind)
         ("H100 NVL", "h100-nvl"),
         ("NVIDIA GB300 NVL72 rack, 72x Blackwell Ultra GPU, 36x Grace CPU", "gb300-nvl72"),
         ("Supermicro SYS-521GE-TNRT 5U dual Xeon", "supermicro-sys-521ge-tnrt"),
+        # Its own system, not the L40S Supermicro box that once carried its name as an alias.
+        ("ASUS ESC8000A-E13P 4U GPU server barebone, dual AMD EPYC 9005", "asus-esc8000a-e13p"),
+        # A model number beats a longer name of plain words (NVIDIA's server class).
+        ("Boston RTX PRO Server - GIGABYTE XL44-SX2-AAS1 (NVIDIA MGX 4U)", "gigabyte-xl44-sx2"),
     ],
 )
 def test_descriptions_without_a_part_number_match_by_alias(index, description, sku):

@@ -1,7 +1,9 @@
-"""The bill-of-materials corpus (tests/fixtures/boms/, 74 quotes written the way Dell, HPE,
-Lenovo, Cisco, Fujitsu, Eviden, Supermicro, Gigabyte, ASUS, NVIDIA partners, rack-scale ODMs
-(Wiwynn, Foxconn), workstation and desk-side builders, and distributors or resellers in India,
-Switzerland, Germany, Australia, the UK and the US send them, 41 CSV, 20 XLSX, 13 PDF): every
+"""The bill-of-materials corpus (tests/fixtures/boms/, 85 quotes written the way Dell, HPE,
+Lenovo, Cisco, Fujitsu, Eviden, Supermicro, Gigabyte, ASUS, ASRock Rack, QCT, Inspur, NVIDIA
+partners, rack-scale ODMs (Wiwynn, Foxconn), system integrators, workstation and desk-side
+builders, and distributors or resellers in India, Switzerland, Germany, Japan, Australia, the UK
+and the US send them, 46 CSV, 24 XLSX, 15 PDF): every quote read end to end by intake, against
+the reading its expect.json states.
 quote read end to end by intake, against the reading its expect.json states.
 
 Data-line numbers are every row below the header in file order (banner, $0, subtotal, tax and
@@ -30,6 +32,10 @@ KNOWN_MISREADS: dict[str, dict[int, str]] = {
     # The rack's power shelves, numbered as their own item ("4") after the 18 XE9712 trays:
     # a numbered top-level line ends the system's block, so the shelf reads as an accessory.
     "dell-xe9712-18-trays-as-servers-ir7000": {7: "accessory"},
+    # The OS preload after the priced warranty line: a priced service ends a flat list's
+    # system block (the DGX GB300 partner quote's switches after its services are bought
+    # beside the racks), although the "Qty per Server" column makes every line one server's.
+    "aspen-asus-esc8000a-e13p-rtxpro6000-qty-per-server": {9: "accessory"},
 }
 
 
@@ -56,8 +62,8 @@ def _data_line(intake: QuoteIntake, line: int) -> int:
 
 def test_the_corpus_is_all_there() -> None:
     formats = sorted(next(p for p in f.iterdir() if p.stem == "quote").suffix for f in FOLDERS)
-    assert len(FOLDERS) == 74
-    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (41, 20, 13)
+    assert len(FOLDERS) == 85
+    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (46, 24, 15)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)

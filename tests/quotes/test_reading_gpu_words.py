@@ -9,7 +9,7 @@ import pytest
 
 from apps.quotes import bom_words
 from apps.quotes.bom_words import _GPU_PATTERNS, _GPU_WORDS, GpuMention, gpu_mention
-from apps.quotes.matching import match_index
+from apps.quotes.matching import match_index, not_a_model
 from apps.quotes.reading import _Families
 
 
@@ -71,8 +71,10 @@ def _find_every_phrase(families: _Families, text: str):
     words = " " + " ".join(re.findall(r"[0-9a-z]+", text.casefold())) + " "
     best = None
     for phrase, key in families.phrases:
-        if f" {phrase} " in words and (best is None or len(phrase) > best[0]):
-            best = (len(phrase), key or "")
+        # a model number before plain words, then the longest (the first of equally long)
+        rank = (not_a_model(phrase), -len(phrase))
+        if f" {phrase} " in words and (best is None or rank < best[0]):
+            best = (rank, key or "")
     return families.catalog.system_by_key.get(best[1]) if best else None
 
 
@@ -86,3 +88,25 @@ def test_families_find_as_trying_every_phrase(catalog):
         expected = _find_every_phrase(families, text)
         assert families.find(text) == expected, text
         assert families.find(text) == expected, text  # the second time from `_found`
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        # one Grace Hopper superchip is one Hopper GPU
+        ("NVIDIA GH200 144GB HBM3e Grace Hopper Superchip Module for HPE", 1),
+        # a GB200 superchip is one Grace and two Blackwell GPUs
+        ("NVIDIA GB200 Grace Blackwell Superchip", 2),
+        # a DGX Station's GB300 Desktop Superchip is one GPU beside its Grace
+        ("NVIDIA GB300 Grace Blackwell Ultra Desktop Superchip, 748GB coherent memory", 1),
+        ("NVIDIA DGX Station GB300 Ultra Superchip, 784GB coherent memory", 1),
+        # a count on the line wins: 2 × 2 = 4, and NVL2 / NVL4 name their GPUs
+        ("2x GB200 Superchip", 4),
+        ("HPE DL384 Gen12 NVIDIA GH200 NVL2 Superchip pair with NVLink bridge", 2),
+        ("1x GB200 NVL4 Superchip", 4),
+    ],
+)
+def test_a_superchip_counts_its_own_gpus(text: str, gpus: int) -> None:
+    mention = gpu_mention(text)
+    assert mention is not None and mention.board
+    assert mention.count == gpus

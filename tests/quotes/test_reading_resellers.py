@@ -7,11 +7,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
-
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.intake import QuoteIntake, quote_intake
-from apps.quotes.parsing.errors import QuoteParseError
 from apps.quotes.parsing.metadata import date_normalize, day_first, metadata_read
 
 HEADER = "Item,Part Number,Description,Qty,Unit Price,Extended Price\n"
@@ -151,14 +148,21 @@ def test_a_resellers_own_work_on_the_order_is_a_service(catalog: CatalogSnapshot
     assert row_roles(intake) == ["service", "service"]
 
 
-def test_a_japanese_header_is_named_in_the_error(catalog: CatalogSnapshot) -> None:
-    # 御見積書 with 品番 / 品名 / 数量 / 単価 / 金額: not read, and the error says why.
+def test_a_japanese_quote_is_read(catalog: CatalogSnapshot) -> None:
+    # 御見積書 with 品番 / 品名 / 数量 / 単価 / 金額 and full-width yen: read as any other quote.
     body = "御見積書\n見積番号,TF-2026-0611-08\n\nNo.,品番,品名,数量,単価,金額\n"
     body += (
         '1,SYS-421GE-TNRT3,Supermicro GPUサーバー SYS-421GE-TNRT3,3,"￥9,850,000","￥29,550,000"\n'
     )
-    with pytest.raises(QuoteParseError, match=r"column names are Japanese \(品番, 品名, 数量"):
-        quote_intake(body.encode(), "quote.csv", catalog)
+    intake = quote_intake(body.encode(), "quote.csv", catalog)
+    (line,) = intake.summary.lines
+    # 3 × ¥9,850,000 = ¥29,550,000
+    assert (line.quantity, line.unit_price, line.extended_price) == (
+        3,
+        Decimal("9850000"),
+        Decimal("29550000"),
+    )
+    assert [s.quantity for s in intake.systems] == [3]
 
 
 def test_a_german_on_call_position_is_not_ordered(catalog: CatalogSnapshot) -> None:

@@ -29,11 +29,21 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "description", "item description", "product description", "part description", "desc",
         "details", "name", "product name", "item name", "beschreibung", "bezeichnung",
         "artikelbezeichnung", "produktbeschreibung", "designation", "libelle", "descripcion",
-        "denominacion", "concepto", "option name", "option description",
+        "denominacion", "concepto", "option name", "option description", "specification",
+        "specifications", "spec", "specs", "technical specification",
     ),
     "quantity": (
         "qty", "quantity", "units", "qte", "menge", "anzahl", "stuck", "stk", "quantite",
         "cantidad", "cant", "count", "qty ordered", "order qty", "q ty",
+        # An ODM's "Qty/Sys | Total Qty": the order's quantity, not the per-system one.
+        "total qty", "total quantity", "ext qty", "extended qty",
+    ),
+    # A builder's "Qty per Server | Servers" layout: how many configured systems each line's
+    # per-server quantity is for (the table multiplies them, see ``table``).
+    "system_count": (
+        "servers", "systems", "nodes", "no of servers", "no of systems", "no of nodes",
+        "number of servers", "number of systems", "number of nodes", "server qty",
+        "system qty", "node qty",
     ),
     "unit_price": (
         "unit price", "unit cost", "price each", "unit net price", "net unit price",
@@ -69,6 +79,8 @@ _CURRENCY_WORDS = re.compile(
     r"\b(usd|eur|gbp|chf|jpy|cad|aud|sek|nok|dkk|pln|inr|excl vat|incl vat|netto|brutto|"
     r"net|ht|ttc|in)\b"
 )
+#: Short synonyms that still start a longer header: "Qty per Server", "Qty (each)".
+_SHORT_PREFIXES = frozenset({"qty"})
 _RANK: dict[str, dict[str, int]] = {
     field: {synonym: rank for rank, synonym in enumerate(words)}
     for field, words in SYNONYMS.items()
@@ -91,11 +103,38 @@ def header_normalize(text: str) -> str:
     return stripped or folded
 
 
+#: Japanese and Chinese column names, which ``header_normalize`` (Latin letters only) cannot
+#: read: 品番 | 品名 | 数量 | 単価 | 金額 (Japan), 型号 | 名称 | 数量 | 单价 | 金额 (China).
+CJK_SYNONYMS: dict[str, str] = {
+    **dict.fromkeys(
+        ("品番", "型番", "製品番号", "品目コード", "型号", "料号", "物料编码", "产品型号"),
+        "part_number",
+    ),
+    **dict.fromkeys(
+        ("品名", "商品名", "製品名", "摘要", "仕様", "内容", "名称", "产品名称", "描述", "规格"),
+        "description",
+    ),
+    **dict.fromkeys(("数量", "台数"), "quantity"),
+    **dict.fromkeys(("単価", "单价", "單價"), "unit_price"),
+    **dict.fromkeys(("金額", "金额", "合計金額", "总价", "總價", "小计"), "extended_price"),
+}
+_CJK_NOISE = re.compile(r"[\s()（）\[\]【】:：#＃]|円|元|税抜|税込|税别|含税|[A-Za-z0-9._-]+")
+
+
+def cjk_label(text: str) -> str:
+    """A Japanese or Chinese label without spaces, brackets, currency and Latin words:
+    "単価（円）" → "単価", "金額 (USD)" → "金額"; "" for a Latin label."""
+    return _CJK_NOISE.sub("", text)
+
+
 def _field_for(cell: str) -> tuple[str, int] | None:
     """Best (field, rank) a header cell names: exact synonyms first, then a synonym that
     starts the cell ("Unit Price incl. discount")."""
     norm = header_normalize(cell)
-    if not norm or norm in IGNORED:
+    if not norm:
+        field = CJK_SYNONYMS.get(cjk_label(cell))
+        return (field, 0) if field else None
+    if norm in IGNORED:
         return None
     best: tuple[str, int] | None = None
     for field, ranks in _RANK.items():
@@ -109,7 +148,7 @@ def _field_for(cell: str) -> tuple[str, int] | None:
         return ("quantity", quantity)
     for field, ranks in _RANK.items():
         for synonym, rank in ranks.items():
-            if len(synonym) >= 4 and (
+            if (len(synonym) >= 4 or synonym in _SHORT_PREFIXES) and (
                 norm.startswith(synonym + " ") or norm.endswith(" " + synonym)
             ):
                 candidate = (field, 100 + rank)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
-from apps.quotes.parsing.headers import header_normalize
+from apps.quotes.parsing.headers import cjk_label, header_normalize
 from apps.quotes.parsing.numbers import currency_detect
 
 # fmt: off
@@ -26,6 +26,7 @@ _META_LABELS: dict[str, tuple[str, ...]] = {
         "proposal number", "quote ref no", "offer", "offer no", "offer number", "offer id",
         "offer reference", "offre", "offre n", "numero d offre", "n d offre", "offerta",
         "numero offerta", "offertenummer", "offerte n",
+        "ref no", "our ref", "our reference",
     ),
     "quote_date": (
         "date", "quote date", "quotation date", "issued", "issue date", "datum", "angebotsdatum",
@@ -43,6 +44,15 @@ _META_LABELS: dict[str, tuple[str, ...]] = {
 }
 # fmt: on
 _META_LOOKUP = {label: field for field, labels in _META_LABELS.items() for label in labels}
+#: Japanese and Chinese letterhead labels (read by ``cjk_label``, not ``header_normalize``).
+_CJK_META: dict[str, str] = {
+    **dict.fromkeys(
+        ("見積番号", "御見積番号", "見積書番号", "見積No", "报价单号", "报价编号", "報價單號"),
+        "quote_number",
+    ),
+    **dict.fromkeys(("見積日", "発行日", "見積日付", "日付", "报价日期", "日期"), "quote_date"),
+    **dict.fromkeys(("通貨", "币种", "幣別", "货币"), "currency"),
+}
 #: Vendors we name when a title row mentions them and no "Vendor:" label says otherwise.
 KNOWN_VENDORS: tuple[tuple[str, str], ...] = (
     ("hewlett packard enterprise", "HPE"),
@@ -77,7 +87,7 @@ KNOWN_VENDORS: tuple[tuple[str, str], ...] = (
     ("data 3", "Data#3"),
     ("dicker data", "Dicker Data"),
 )
-_LABEL_SPLIT = re.compile(r"^\s*([^:#]{1,40}?(?:\s*(?:#|n°|nº|no\.|nr\.))?)\s*[:#]\s*(.+)$")
+_LABEL_SPLIT = re.compile(r"^\s*([^:#：]{1,40}?(?:\s*(?:#|n°|nº|no\.|nr\.))?)\s*[:#：]\s*(.+)$")
 _LABEL_NUMBER = re.compile(
     r"^\s*(.{1,40}?\s(?:n°|nº|no\.?|nr\.?|number|nummer|#))\s+(\S.*)$", re.IGNORECASE
 )
@@ -93,6 +103,11 @@ _COMPANY = re.compile(
 #: A quote number: one token with a digit ("3000204918", "EST-55120934", "QB-2026-118274").
 _QUOTE_ID = re.compile(r"^(?=[^\s]*\d)[A-Za-z0-9][A-Za-z0-9./_-]{2,40}$")
 _QUOTE_TITLE = re.compile(r"\b(?:quote|quotation|estimate|proposal)$", re.IGNORECASE)
+#: "Quotation MWQ-58214", "Penguin Computing Quote Q-2026-3318" in one cell (a letterhead
+#: line): the title, then the number.
+_TITLE_AND_ID = re.compile(
+    r"^(?:[^:#]{0,40}\s)?(?:quote|quotation|estimate|proposal)\s+(\S+)$", re.IGNORECASE
+)
 _MONTHS = {
     name: number
     for number, names in enumerate(
@@ -133,7 +148,10 @@ def vendor_known(text: str) -> str | None:
 
 
 def _label_field(label: str) -> str | None:
-    return _META_LOOKUP.get(header_normalize(label))
+    normalized = header_normalize(label)
+    if not normalized:
+        return _CJK_META.get(cjk_label(label))
+    return _META_LOOKUP.get(normalized)
 
 
 def metadata_read(rows: Sequence[Sequence[str]]) -> dict[str, str]:
@@ -152,10 +170,14 @@ def metadata_read(rows: Sequence[Sequence[str]]) -> dict[str, str]:
             field, value = None, ""
             match = _LABEL_SPLIT.match(cell) or _LABEL_NUMBER.match(cell)
             if match:
-                field, value = _label_field(match.group(1)), match.group(2).strip()
+                # "Quote #:" | "ASQ-26-1942": the label's own colon is no value.
+                field, value = _label_field(match.group(1)), match.group(2).strip(" :#")
             if not (field and value):
                 field = _label_field(cell)
                 value = cells[position + 1] if field and position + 1 < len(cells) else ""
+            titled = None if field else _TITLE_AND_ID.match(cell)
+            if titled and _QUOTE_ID.match(titled.group(1)):
+                field, value = "quote_number", titled.group(1)
             if not field and position + 1 < len(cells) and _QUOTE_TITLE.search(cell):
                 # "Supermicro Solutions Quote | NSC-26-03318": a title naming the quote, then
                 # its number.
@@ -182,7 +204,8 @@ def metadata_read(rows: Sequence[Sequence[str]]) -> dict[str, str]:
 
 
 _DATE_PATTERNS = (
-    (re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})"), "ymd"),
+    # ISO, and the year-first "2026/05/20" and "2026.05.20" of Japanese and Chinese quotes.
+    (re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})"), "ymd"),
     (re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$"), "dmy"),
     (re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$"), "??y"),
 )

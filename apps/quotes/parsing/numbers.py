@@ -56,11 +56,14 @@ _COMMA_PLAIN = re.compile(r"\d*,?\d+|\d+,")
 _ZERO_WORDS = frozenset(
     {"included", "incl", "inkl", "inklusive", "inclus", "incluido", "incluida", "n/c", "nc"}
     | {"no charge", "free", "kostenlos", "gratuit", "gratis", "inbegriffen", "enthalten"}
+    # Japanese and Chinese: 込み / 標準添付 (included, standard), 含 / 包含 / 免费 (free).
+    | {"込み", "込", "標準添付", "含む", "含", "包含", "免费", "无偿"}
 )
 #: Words that mean "no amount here".
 _EMPTY_WORDS = frozenset({"-", "–", "—", "n/a", "na", "tbd", "tba", "--", "---"})
 _QUANTITY_UNITS = re.compile(
-    r"\s*(?:x|ea\.?|each|pcs?\.?|pieces?|units?|sets?|stk\.?|stück|st\.?|pz\.?|uds?\.?|unités?)$",
+    r"\s*(?:x|ea\.?|each|pcs?\.?|pieces?|units?|sets?|stk\.?|stück|st\.?|pz\.?|uds?\.?|unités?"
+    r"|台|個|本|枚|式|套|件|个)$",
     re.IGNORECASE,
 )
 

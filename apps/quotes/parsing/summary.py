@@ -33,7 +33,9 @@ _CHARGE_RE = re.compile(
     r"versandkosten|fracht|lieferung|frais de port|livraison|transporte|envio|portes)\b"
 )
 _TAX_RE = re.compile(
-    r"^(?:\d+(?: \d+)? )?(?:tax|taxes|sales tax|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|"
+    # "zzgl. 19% MwSt.", "plus 8.25% sales tax": the word that adds it may lead.
+    r"^(?:(?:zzgl|zuzuglich|plus|add|excl|exkl|inkl|incl|hors) )?"
+    r"(?:\d+(?: \d+)? )?(?:tax|taxes|sales tax|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|"
     r"tva|iva|gst|hst|pst|qst|rst|igst|cgst|sgst|utgst|estimated tax)\b"
 )
 #: The sum of the tax rows above it ("GST 5%", "PST 7%", then "Total Tax"): the tax, once.
@@ -46,6 +48,17 @@ _TAX_TOTAL_RE = re.compile(
 def tax_total_row(texts: Sequence[str]) -> bool:
     """Whether a tax row sums the tax rows above it ("Total Tax") rather than adding one."""
     return any(_TAX_TOTAL_RE.match(text_fold(text)) for text in texts if text)
+
+
+#: Japanese and Chinese labels, which ``text_fold`` (Latin letters only) cannot read:
+#: "小計" / "小计" subtotal, "消費税 (10%)" / "增值税" tax, "合計" / "合计" / "总计" total,
+#: "送料" / "运费" shipping. Tried in this order on the label as written.
+_CJK_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("subtotal", re.compile(r"^(?:小計|小计)")),
+    ("tax", re.compile(r"^(?:消費税|增值税|増値税|税額|税金|税额)")),
+    ("total", re.compile(r"^(?:合計|合计|総計|总计|総額|总额|税込合計|含税合计|お見積合計)")),
+    ("charges", re.compile(r"^(?:送料|運賃|运费|配送料)")),
+)
 
 
 _TRAILING_AMOUNT = re.compile(
@@ -70,6 +83,9 @@ def summary_kind(texts: Sequence[str]) -> str | None:
     for text in texts:
         if not text or len(text) > 60 or (text[:1].isdigit() and "%" not in text):
             continue
+        for kind, label in _CJK_KINDS:
+            if label.match(text):
+                return kind
         norm = text_fold(text)
         if not norm:
             continue

@@ -82,6 +82,9 @@ def _find_header(
         texts = [cell_text(cell) for cell in cells]
         mapping = header_map(texts)
         if is_header(mapping):
+            if "quantity" not in mapping and "system_count" in mapping:
+                # "Item | Description | Systems | Price": the only count is the quantity.
+                mapping["quantity"] = mapping.pop("system_count")
             return position, mapping, texts
     hint = header_language_hint(
         [cell_text(cell) for cell in cells] for _row, cells in rows[:HEADER_SCAN_ROWS]
@@ -249,6 +252,7 @@ def _lines_read(
     qty_i = mapping.get("quantity")
     unit_i = mapping.get("unit_price")
     ext_i = mapping.get("extended_price")
+    count_i = mapping.get("system_count")
     totals = Totals()
     lines: list[ParsedLine] = []
     ragged: list[int] = []
@@ -305,6 +309,8 @@ def _lines_read(
             decimal_separator,
             opts,
         )
+        if line is not None and count_i is not None:
+            _times_systems(line, texts, count_i, decimal_separator)
         if line is None:
             totals.skipped.append(
                 SkippedRow(
@@ -328,6 +334,23 @@ def _lines_read(
     if sink is not None and len(lines) > sent:
         sink(lines[sent:])
     return lines, totals
+
+
+def _times_systems(
+    line: ParsedLine, texts: list[str], count_i: int, decimal_separator: str
+) -> None:
+    """A "Qty per Server | Servers" line's quantity for the whole order: 8 cards per server
+    × 2 servers = 16, as the extended price (8,995.00 × 16) states it. A blank or
+    unreadable count leaves the per-server quantity."""
+    text = texts[count_i] if count_i < len(texts) else ""
+    if line.quantity is None or not text:
+        return
+    try:
+        count = quantity_parse(text, decimal_separator=decimal_separator)
+    except ValueError:
+        return
+    if count is not None:
+        line.__dict__["quantity"] = line.quantity * count
 
 
 def _line_read(

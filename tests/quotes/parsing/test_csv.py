@@ -383,6 +383,46 @@ def test_a_gross_total_below_the_net_total_is_the_total() -> None:
     )
 
 
+def test_a_tax_row_led_by_the_word_that_adds_it() -> None:
+    # Boston's German quote: "Nettosumme", "Versand", "zzgl. 19% MwSt.", "Gesamtsumme brutto".
+    quote = parse(
+        csv_bytes(
+            "A-1,Widget,2,10.00,20.00",
+            ",Nettosumme,,,20.00",
+            ",Versand und Verpackung,,,5.00",
+            ",zzgl. 19% MwSt.,,,4.75",
+            ",Gesamtsumme brutto,,,29.75",
+        )
+    )
+    assert [line.part_number for line in quote.lines] == ["A-1"]
+    assert (quote.stated_charges, quote.stated_tax, quote.stated_total) == (
+        Decimal("5.00"),
+        Decimal("4.75"),
+        Decimal("29.75"),
+    )
+
+
+def test_japanese_and_chinese_summary_rows() -> None:
+    # A Tokyo reseller's 小計 (subtotal), 消費税 (consumption tax), 合計 (total); a Chinese
+    # quote's 运费 (freight) and 合计.
+    quote = parse(
+        csv_bytes(
+            "A-1,Widget,2,10.00,20.00",
+            ",小計,,,20.00",
+            ",消費税 (10%),,,2.00",
+            ",合計,,,22.00",
+        )
+    )
+    assert [line.part_number for line in quote.lines] == ["A-1"]
+    assert (quote.stated_subtotal, quote.stated_tax, quote.stated_total) == (
+        Decimal("20.00"),
+        Decimal("2.00"),
+        Decimal("22.00"),
+    )
+    chinese = parse(csv_bytes("A-1,Widget,2,10.00,20.00", ",运费,,,5.00", ",合计,,,25.00"))
+    assert (chinese.stated_charges, chinese.stated_total) == (Decimal("5.00"), Decimal("25.00"))
+
+
 def test_a_line_called_total_care_with_a_quantity_stays_a_line() -> None:
     quote = parse(csv_bytes("TC-5Y,Total Care support 5 years,2,100.00,200.00"))
     assert quote.lines[0].description == "Total Care support 5 years"

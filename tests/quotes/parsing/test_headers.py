@@ -40,6 +40,29 @@ from apps.quotes.parsing.metadata import date_normalize, metadata_read, vendor_k
             ["Item", "Part No.", "Description", "Q'ty", "Unit Price", "Amount"],
             [None, "part_number", "description", "quantity", "unit_price", "extended_price"],
         ),
+        # An APAC distributor's "Model | Specification" and a builder's per-server quantity
+        # beside the number of servers it is for.
+        (
+            ["S/N", "Model", "Specification", "Qty", "Unit Price (USD)", "Total (USD)"],
+            [None, "part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
+        (
+            ["Item", "Part Number", "Description", "Qty per Server", "Servers", "Unit Price"],
+            [None, "part_number", "description", "quantity", "system_count", "unit_price"],
+        ),
+        (
+            ["Item", "Part Number", "Description", "Qty/Sys", "Total Qty", "Extended Price"],
+            [None, "part_number", "description", None, "quantity", "extended_price"],
+        ),
+        # Japanese and Chinese column names, a currency in brackets beside them.
+        (
+            ["No.", "品番", "品名", "数量", "単価（円）", "金額（円）"],
+            [None, "part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
+        (
+            ["序号", "型号", "名称", "数量", "单价", "金额 (USD)"],
+            [None, "part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
     ],
 )
 def test_header_synonyms_in_four_languages(cells: list[str], expected: list[str | None]) -> None:
@@ -111,6 +134,16 @@ def test_metadata_from_label_value_pairs_and_single_cells() -> None:
         (["Devis n° D-2025-077"], "quote_number", "D-2025-077"),
         (["Cotización: COT-2025-3310"], "quote_number", "COT-2025-3310"),
         (["Quote Number Q-77"], "quote_number", "Q-77"),
+        # Builders' letterheads: a label whose colon follows its "#", a distributor's "Ref
+        # No:", a PDF's one-cell "Quotation MWQ-58214".
+        (["Quote #:", "ASQ-26-1942"], "quote_number", "ASQ-26-1942"),
+        (["Ref No:", "SDI/Q/2026/0318"], "quote_number", "SDI/Q/2026/0318"),
+        (["Quotation MWQ-58214"], "quote_number", "MWQ-58214"),
+        (["Penguin Computing Quote Q-2026-3318"], "quote_number", "Q-2026-3318"),
+        (["見積番号：TGS-2026-0441"], "quote_number", "TGS-2026-0441"),
+        (["报价单号", "BJ-Q-2026-0133"], "quote_number", "BJ-Q-2026-0133"),
+        (["見積日", "2026/05/20"], "quote_date", "2026/05/20"),
+        (["币种：USD"], "currency", "USD"),
         (["Datum: 14.03.2025"], "quote_date", "14.03.2025"),
         (["Supplier:", "Acme Systems GmbH"], "vendor", "Acme Systems GmbH"),
         (["Moneda: EUR"], "currency", "EUR"),
@@ -158,6 +191,7 @@ def test_vendor_known(text: str, vendor: str | None) -> None:
         # A month named in words is read too: there is no day/month order to guess.
         ("March 1, 2025", False, "2025-03-01"),
         ("08-Jun-2026", False, "2026-06-08"),
+        ("2026/05/20", True, "2026-05-20"),  # year first (Japan, China): no order to guess
     ],
 )
 def test_date_normalize(text: str, day_first: bool, iso: str) -> None:

@@ -39,6 +39,8 @@ from apps.quotes.parsing.numbers import (
         ("Included", ".", Decimal("0")),
         ("N/C", ".", Decimal("0")),
         ("inkl.", ",", Decimal("0")),
+        ("込み", ".", Decimal("0")),  # Japanese: included
+        ("¥68,500,000", ".", Decimal("68500000")),
         ("", ".", None),
         ("n/a", ".", None),
         ("-", ".", None),
@@ -76,6 +78,9 @@ def test_amount_parse_refuses_text(text: str) -> None:
         ("3 Stk.", ",", 3),
         ("2 sets", ".", 2),  # an ODM's racks: "2 sets", "36 pcs"
         ("1 set", ".", 1),
+        ("2台", ".", 2),  # Japanese counters: machines, boards, a set
+        ("32枚", ".", 32),
+        ("1式", ".", 1),
         (" 16 ", ".", 16),
         ("", ".", None),
     ],

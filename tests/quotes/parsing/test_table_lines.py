@@ -29,3 +29,20 @@ def test_a_read_line_is_the_line_model_construct_builds() -> None:
     assert lines[1].errors  # the unreadable price marks its line
     lines[0].quantity = 3  # a line built this way is an ordinary model afterwards
     assert lines[0].quantity == 3 and "quantity" in lines[0].model_fields_set
+
+
+def test_a_per_server_quantity_times_the_servers_is_the_order_quantity() -> None:
+    # Aspen-style "Qty per Server | Servers": 8 cards in each of 2 servers are 16 cards, as
+    # the extended price (8,995.00 × 16) says; a lone "Systems" column is the quantity.
+    data = csv_bytes(
+        '90SF02Y1-M000A0,ASUS ESC8000A-E13P barebone,1,2,"16,850.00","33,700.00"',
+        '900-2G153-0000-000,NVIDIA RTX PRO 6000 Blackwell Server Edition,8,2,"8,995.00",'
+        '"143,920.00"',
+        header="Part Number,Description,Qty per Server,Servers,Unit Price,Extended Price",
+    )
+    assert [line.quantity for line in parse_upload(data, "quote.csv").lines] == [2, 16]
+    alone = csv_bytes(
+        '90SF02Y1-M000A0,ASUS ESC8000A-E13P,2,"16,850.00","33,700.00"',
+        header="Part Number,Description,Systems,Unit Price,Extended Price",
+    )
+    assert parse_upload(alone, "quote.csv").lines[0].quantity == 2
