@@ -9,17 +9,8 @@ from __future__ import annotations
 import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
-from apps.quotes.intake import QuoteIntake, quote_intake
-
-HEADER = "Item,Part Number,Description,Qty,Unit Price,Extended Price\n"
-
-
-def read(catalog: CatalogSnapshot, body: str) -> QuoteIntake:
-    return quote_intake((HEADER + body).encode(), "quote.csv", catalog)
-
-
-def roles(intake: QuoteIntake) -> list[str]:
-    return [role for _row, role in intake.row_roles]
+from tests.quotes.quote_text import csv_quote_read as read
+from tests.quotes.quote_text import row_roles as roles
 
 
 @pytest.mark.parametrize(

@@ -8,18 +8,10 @@ from __future__ import annotations
 from decimal import Decimal
 
 from apps.catalog.snapshot import CatalogSnapshot
-from apps.quotes.intake import QuoteIntake, quote_intake
+from apps.quotes.intake import quote_intake
 from apps.quotes.parsing.metadata import date_normalize, day_first, metadata_read
-
-HEADER = "Item,Part Number,Description,Qty,Unit Price,Extended Price\n"
-
-
-def read(catalog: CatalogSnapshot, body: str, header: str = HEADER) -> QuoteIntake:
-    return quote_intake((header + body).encode(), "quote.csv", catalog)
-
-
-def row_roles(intake: QuoteIntake) -> list[str]:
-    return [role for _row, role in intake.row_roles]
+from tests.quotes.quote_text import csv_quote_read as read
+from tests.quotes.quote_text import row_roles
 
 
 def test_the_system_lines_gpu_count_beats_two_cpus_for_two_servers(
