@@ -275,12 +275,16 @@ GROUP_LABEL_RE = re.compile(
     r"(?:#|no\.?|nr\.?)?\s*\d{1,3}$",
     re.IGNORECASE,
 )
-#: A line-type column's value for a line offered beside the quote ("Optional", "Alternative",
-#: "Eventualposition"): the line is not ordered, whatever it names.
+#: The words that offer a line beside the quote rather than in it ("Optional", "Alternative",
+#: a German tender's "Eventualposition" / "Bedarfsposition", ordered only on call).
+_OFFER_WORDS = (
+    r"optional|alternative|alternate|alternativ|alternativposition|eventualposition|"
+    r"bedarfsposition|optionnel|opcional|wahlweise"
+)
+#: A line-type column's value for a line offered beside the quote: the line is not ordered,
+#: whatever it names.
 OFFER_TYPE_RE = re.compile(
-    r"^(?:optional|option|alternative|alternate|alternativ|alternativposition|eventual|"
-    r"eventualposition|bedarfsposition|optionnel|opcional|wahlweise)(?:\s+(?:item|line))?$",
-    re.IGNORECASE,
+    rf"^(?:{_OFFER_WORDS}|option|eventual)(?:\s+(?:item|line))?$", re.IGNORECASE
 )
 #: A row labelled as a remark: "Line Note: configured per attached BOM, 8x H200 per server",
 #: "Hinweis: Lieferzeit 6 Wochen". What it mentions is not a part.
@@ -297,11 +301,18 @@ MODULE_HEAD_RE = re.compile(r"\bmodules?\s*$", re.IGNORECASE)
 #: German tender's "Eventualposition:" / "Bedarfsposition:" (ordered only on call).
 #: Its price is not part of the total and what it names is not ordered.
 OFFER_RE = re.compile(
-    r"^[\[(*]?\s*(?:optional|option\s*[:\-–]|alternative|alternate|alt\.|alternativ|"
-    r"wahlweise|optionnel|opcional|eventualposition|bedarfsposition|alternativposition|"
-    r"optionale position|optionsposition)(?:\s*(?:item|line|position))?\s*[\])]?\s*[:\-–,]",
+    rf"^[\[(*]?\s*(?:{_OFFER_WORDS}|option\s*[:\-–]|alt\.|optionale position|optionsposition)"
+    r"(?:\s*(?:item|line|position))?\s*[\])]?\s*[:\-–,]",
     re.IGNORECASE,
 )
+
+
+def offered_or_remark(text: str) -> bool:
+    """A line offered beside the quote or labelled as a remark ("Optional - Financing: ...",
+    "Line Note: 8x H200 per server"): a note, whatever it names."""
+    return bool(OFFER_RE.match(text) or NOTE_LABEL_RE.match(text))
+
+
 #: A label row that gives the number of systems a per-system configuration is for.
 MULTIPLIER_RE = re.compile(
     r"^(?:configuration quantity|number of (?:systems|servers|units)|system quantity|"

@@ -56,8 +56,6 @@ from apps.quotes.bom_words import (
     MULTIPLIER_RE,
     NO_NOTE_RE,
     NOTE_HEADS,
-    NOTE_LABEL_RE,
-    OFFER_RE,
     OFFER_TYPE_RE,
     PER_UNIT_RE,
     SERVICE_PART,
@@ -71,6 +69,7 @@ from apps.quotes.bom_words import (
     gpu_mention,
     head,
     head_category,
+    offered_or_remark,
     own_text,
     text_category,
     words_of,
@@ -281,7 +280,7 @@ def _first_pass(row: Row, families: _Families) -> None:
                 row.role, row.head_category, row.quantity = "note", "multiplier", int(count[1])
             elif GROUP_LABEL_RE.match(label.strip()):
                 row.role = "note"  # a numbered group's banner titles its block
-            elif OFFER_RE.match(row.text) or NOTE_LABEL_RE.match(row.text):
+            elif offered_or_remark(row.text):
                 row.role = "note"  # "Optional - Financing: ...", "Line Note: 8x H200 per server"
             elif gpu is not None and gpu.count and not names_systems:
                 row.role, row.gpu = ("gpu_board" if gpu.board else "gpu_card"), gpu
@@ -377,7 +376,7 @@ def _line_first_pass(row: Row, families: _Families) -> None:
     if (pn and HPE_OPTION_SUFFIX.match(pn)) or text.casefold().startswith(NOTE_HEADS):
         row.role = "note"
         return
-    if NO_NOTE_RE.match(text) or OFFER_RE.match(text) or NOTE_LABEL_RE.match(text):
+    if NO_NOTE_RE.match(text) or offered_or_remark(text):
         row.role = "note"  # "Optional - ...": offered beside the quote, not ordered
         return
     head = families.head(text)

@@ -35,8 +35,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "quantity": (
         "qty", "quantity", "units", "qte", "menge", "anzahl", "stuck", "stk", "quantite",
         "cantidad", "cant", "count", "qty ordered", "order qty", "q ty",
-        # An ODM's "Qty/Sys | Total Qty": the order's quantity, not the per-system one.
-        "total qty", "total quantity", "ext qty", "extended qty",
     ),
     # A builder's "Qty per Server | Servers" layout: how many configured systems each line's
     # per-server quantity is for (the table multiplies them, see ``table``).
