@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 
 from apps.review.engine.checks._common import num, pct, usd
-from apps.review.engine.checks.circuit import amps_needed
+from apps.review.engine.checks.circuit import amps_needed, office_packing
 from apps.review.engine.checks.context import WASTE_IDLE_SHARE, ReviewContext
 from apps.review.engine.checks.throughput import DESK_FORM_FACTORS
 from apps.review.engine.schemas import LEVEL_ORDER, BloodPressure, Finding, Level, Pressure
@@ -281,6 +281,15 @@ def _office_pressure(ctx: ReviewContext) -> Pressure:
                     "plugs into any desk outlet.",
                 )
             )
+    packing = office_packing(ctx.vehicles, volts, amps)
+    if packing is not None and packing.circuits_needed > 1:
+        reasons.append(
+            (
+                1,
+                f"{num(packing.total_w)} W together: {packing.circuits_needed} separate "
+                f"{num(amps)} A circuits, not one power strip. Facilities gets a walk-in.",
+            )
+        )
     if not reasons:
         reasons.append((0, "Nothing on the quote needs power from the building."))
     return _pressure(reasons)

@@ -1,13 +1,33 @@
 """circuit: office machines against the branch circuit at the 80 % continuous rule.
 
 A 15 A, 120 V circuit carries 15 × 120 × 0.8 = 1,440 W for three hours or more; 20 A carries
-1,920 W. The DGX Station lists 1,600 W: it wants a dedicated 20 A circuit. Each machine is taken
-to have its own circuit of the kind the facility describes.
+1,920 W. The DGX Station lists 1,600 W: it wants a dedicated 20 A circuit.
+
+Two questions, two kinds of finding:
+- Can each machine run on a circuit of the kind the facility describes? A machine that cannot
+  (the Station on 15 A) is the real failure: warning up to the breaker, critical above it.
+- How many such circuits does the whole quote need? Machines are packed whole onto circuits,
+  largest first (first-fit decreasing, `sizing.circuits`): ten DGX Sparks at 240 W are 2,400 W,
+  six to a 1,440 W circuit, so 6 + 4 on 2 circuits. When that is more than one circuit, an
+  `info` finding gives Facilities the total draw and the count. Info, not a warning: the
+  facility describes the kind of circuit, not how many the room has, and an office has many;
+  every machine here runs on one alone, so nothing on the quote is wrong. The failure it
+  heads off is ten Sparks on one power strip, which is a planning fact for Facilities (their
+  gauge goes to raised: the guide's "walk in from the Facilities team"), not a verdict on the
+  quote. Phones and laptops charge from anything and are left out of the count.
 """
 
 from __future__ import annotations
 
-from apps.review.engine.checks._common import finding_make, num, power_figures, problems_or_one_ok
+from collections.abc import Sequence
+
+from apps.review.engine.checks._common import (
+    finding_make,
+    num,
+    plural,
+    power_figures,
+    problems_or_one_ok,
+)
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding, Severity
 from apps.review.engine.sizing.facility import (
@@ -17,6 +37,7 @@ from apps.review.engine.sizing.facility import (
     circuit_continuous_w,
     circuit_severity,
 )
+from apps.review.engine.sizing.circuits import CircuitPacking, circuits_pack
 from apps.review.engine.sizing.vehicle import Vehicle
 
 CHECK = "circuit"
@@ -46,11 +67,118 @@ def check(ctx: ReviewContext) -> list[Finding]:
             return "info"
         return circuit_severity(vehicle.system.power_kw * 1000, volts, amps)
 
-    return problems_or_one_ok(
+    findings = problems_or_one_ok(
         ctx.vehicles,
         severity_of,
         lambda vehicle, severity: _finding(ctx, vehicle, severity, volts, amps),
         heaviest=lambda vehicle: vehicle.system.power_kw or 0.0,
+    )
+    packing = office_packing(ctx.vehicles, volts, amps)
+    if packing is None:
+        return findings
+    if packing.circuits_needed + len(packing.too_big) > 1:
+        return [*findings, _room_finding(ctx, packing, volts, amps)]
+    # every machine shares the one circuit: say so on the ok line
+    return [_shared_circuit_ok(f, packing) if f.severity == "ok" else f for f in findings]
+
+
+def office_packing(vehicles: Sequence[Vehicle], volts: float, amps: float) -> CircuitPacking | None:
+    """Every plugged-in machine of the quote packed onto `amps` A, `volts` V circuits; None when
+    there is at most one machine with a known draw (nothing to add up)."""
+    watts = [
+        vehicle.system.power_kw * 1000
+        for vehicle in vehicles
+        if vehicle.system.power_kw is not None and not vehicle.is_personal
+        for _ in range(vehicle.quantity)
+    ]
+    if len(watts) < 2:
+        return None
+    return circuits_pack(watts, circuit_continuous_w(volts, amps))
+
+
+def _machines(packing: CircuitPacking) -> int:
+    return sum(packing.machines_per_circuit) + len(packing.too_big)
+
+
+def _room_metrics(packing: CircuitPacking) -> dict[str, object]:
+    return {
+        "machines": _machines(packing),
+        "total_w": round(packing.total_w),
+        "circuits_needed": packing.circuits_needed,
+        "circuits_lower_bound": packing.lower_bound,
+        "machines_per_circuit": list(packing.machines_per_circuit),
+        "machines_over_one_circuit": len(packing.too_big),
+    }
+
+
+def _shared_circuit_ok(finding: Finding, packing: CircuitPacking) -> Finding:
+    detail = (
+        f"{finding.detail} Together the {_machines(packing)} machines draw "
+        f"{num(packing.total_w)} W, within one circuit's {num(packing.capacity_w)} W."
+    )
+    return finding.model_copy(
+        update={"detail": detail, "metrics": finding.metrics | _room_metrics(packing)}
+    )
+
+
+def _room_finding(
+    ctx: ReviewContext, packing: CircuitPacking, volts: float, amps: float
+) -> Finding:
+    """The whole quote against circuits of the described kind (see the module docstring)."""
+    needed = packing.circuits_needed
+    limit = packing.capacity_w
+    split = " + ".join(str(n) for n in packing.machines_per_circuit)
+    bigger = ""
+    if packing.too_big:
+        count = len(packing.too_big)
+        bigger = (
+            f" {plural(count, 'machine')} over {num(limit)} W alone "
+            f"{'needs' if count == 1 else 'need'} a bigger circuit each (see above)."
+        )
+    kind = f"{num(amps)} A, {num(volts)} V"
+    packed_w = packing.total_w - sum(packing.too_big)
+    if needed > 1:
+        fit = f"they need {needed} such circuits ({split} machines, largest first)."
+    elif needed == 1:
+        fit = "the others share one such circuit."
+    else:
+        fit = "none of them runs on one such circuit."
+    detail = (
+        f"The {_machines(packing)} machines on the quote draw {num(packing.total_w)} W together "
+        f"at their maximum. A {kind} circuit carries {num(limit)} W continuously, and a machine "
+        f"cannot be split across two, so {fit}{bigger} Facilities needs to know before they "
+        "arrive: one power strip will trip."
+    )
+    formula = (
+        f"{num(amps)} A × {num(volts)} V × {CONTINUOUS_SHARE} = {num(limit)} W per circuit; "
+        f"ceil({num(packed_w)} W ÷ {num(limit)} W) = {packing.lower_bound}; "
+        f"first-fit decreasing: {needed} ({split})"
+    )
+    return finding_make(
+        CHECK,
+        "info",
+        f"{num(packing.total_w)} W together: "
+        + " and ".join(
+            part
+            for part in (
+                f"{plural(needed, 'circuit')} of {num(amps)} A" if needed else "",
+                plural(len(packing.too_big), "bigger circuit") if packing.too_big else "",
+            )
+            if part
+        ),
+        detail,
+        metrics={
+            "circuit_volts": volts,
+            "circuit_amps": amps,
+            "continuous_limit_w": round(limit),
+            **_room_metrics(packing),
+        },
+        formula=formula,
+        lever=(
+            f"Spread the machines over {plural(needed, 'separate circuit')} of {kind}."
+            if needed > 1
+            else "Give each machine over the circuit its own bigger circuit."
+        ),
     )
 
 
