@@ -110,6 +110,11 @@ PRICES = {
     "hgx-rubin-nvl8": (800000, ESTIMATE, False),
 }
 # Floor planning: fall-back weights where the sources give none (lb), always unverified.
+#: A weight the catalog guessed from the form factor means nothing for a blade: a 300 lb
+#: "8-GPU server" times 56 blades is not an EX4000 cabinet.
+FORM_FACTOR_WEIGHT = "Rightsize estimate by form factor"
+
+
 WEIGHT_ESTIMATES = {
     "workstation": 60,
     "pcie_server": 120,
@@ -491,6 +496,7 @@ OEM_FILES = (
     "oem_systems_dell_hpe_lenovo_cisco.csv",
     "oem_systems_supermicro_gigabyte_asus_hp_builders.csv",
     "mobile_systems.csv",  # laptops, Macs, Copilot+ PCs, phones
+    "rack_scale_systems.csv",  # NVIDIA's two-rack NVL36x2 forms
 )
 #: Aliases in the family files that name something else on a quote (a rack, a GPU board
 #: feature code) or a different class of system: not used for matching.
@@ -575,7 +581,7 @@ def system_from_row(key: str, gpu_key: str, row: dict[str, str]) -> dict:
         figures["weight_lb"] = {
             "raw": f"~{system['weight_lb']}",
             "verified": False,
-            "source": "Rightsize estimate by form factor (the sources give no weight)",
+            "source": f"{FORM_FACTOR_WEIGHT} (the sources give no weight)",
         }
     price, price_source, price_verified = PRICES[key]
     system["list_price_usd"] = str(price)
@@ -853,6 +859,36 @@ def peaks_from_csv(path: Path, systems: list[dict]) -> None:
         }
 
 
+def layout_from_csv(path: Path, systems: list[dict]) -> None:
+    """How systems land in racks (fixtures/reference/rack_layout.csv), each figure with its
+    source: racks per system (a GB200 NVL36x2 fills 2) and blades per cabinet (56 EX154n in an
+    HPE Cray EX4000). A blade drops a form-factor weight guess: unknown beats wrong."""
+    by_key = {s["key"]: s for s in systems}
+    with path.open(encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    for number, row in enumerate(rows, start=2):
+        system = by_key.get(row["system"].strip())
+        if system is None:
+            raise ValueError(f"{path.name}: row {number}, column system: unknown {row['system']!r}")
+        field, raw = row["field"].strip(), row["value"].strip()
+        if field not in ("racks_per_system", "blades_per_cabinet"):
+            raise ValueError(f"{path.name}: row {number}, column field: unknown {field!r}")
+        if not raw.lstrip("~").isdigit() or int(raw.lstrip("~")) < 1:
+            raise ValueError(f"{path.name}: row {number}, column value: not a count {raw!r}")
+        figures = system.setdefault("figures", {})
+        figures[field] = {
+            "raw": raw,
+            "verified": not raw.startswith("~"),
+            "source": row["source"].strip(),
+        }
+        weight = figures.get("weight_lb", {})
+        if field == "blades_per_cabinet" and str(weight.get("source", "")).startswith(
+            FORM_FACTOR_WEIGHT
+        ):
+            system.pop("weight_lb", None)
+            figures.pop("weight_lb")
+
+
 #: The network between GB10 desktops: each has a ConnectX-7 with two 200 GbE QSFP ports, so two
 #: Sparks cabled together are two hosts over the network, not one NVLink domain.
 SCALE_OUT = {
@@ -941,6 +977,7 @@ def build(reference: Path) -> dict:
         if free:
             all_parts.append((vendor, free[0], kind, key, gpu, bridge, free[1:]))
     peaks_from_csv(LOCAL / "power_peaks.csv", systems)
+    layout_from_csv(LOCAL / "rack_layout.csv", systems)
     scale_out_add(systems)
     vendors = sorted(
         {p[0] for p in all_parts} | {g["vendor"] for g in gpus} | {s["vendor"] for s in systems}

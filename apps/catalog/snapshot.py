@@ -160,6 +160,25 @@ class SystemSpec(Sourced):
         found = re.match(r"~?\s*(\d+(?:\.\d+)?)", figure.raw) if figure is not None else None
         return float(found.group(1)) if found else None
 
+    def _figure_count(self, field: str) -> int | None:
+        """A whole-number figure kept only in `figures` (with its source): "2", "~56"."""
+        figure = self.figures.get(field)
+        found = re.match(r"~?\s*(\d+)", figure.raw) if figure is not None else None
+        return int(found.group(1)) if found and int(found.group(1)) > 0 else None
+
+    @property
+    def racks_per_system(self) -> int:
+        """Racks one system fills: a GB200 NVL72 is one rack; a GB200 NVL36x2 is one 72-GPU
+        NVLink domain cabled across two racks of 36 (fixtures/reference/rack_layout.csv)."""
+        return self._figure_count("racks_per_system") or 1
+
+    @property
+    def blades_per_cabinet(self) -> int | None:
+        """Blades one cabinet holds, for a system sold as a blade with no rack-unit height:
+        an HPE Cray EX4000 cabinet takes 56 EX154n (GB200 NVL4) blades. None for rack-mount
+        servers, which are placed by rack units."""
+        return self._figure_count("blades_per_cabinet")
+
     @property
     def scale_out_link(self) -> str | None:
         """The port as the catalog writes it: "ConnectX-7, 200 Gb/s"."""

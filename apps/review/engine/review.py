@@ -154,21 +154,22 @@ def rack_loads(ctx: ReviewContext) -> list[RackLoad]:
         if kw is None or not plan.quantity:
             continue
         left = plan.quantity
+        spans = plan.racks_per_system  # an NVL36x2 is drawn as its two racks of 66 kW
         while left > 0 and len(loads) < MAX_DRAWN_RACKS:
             count = min(left, plan.systems_per_rack)
             left -= count
-            liquid, air = heat_split_kw(vehicle.system.cooling, room, count * kw)
-            loads.append(
-                RackLoad(
-                    system=vehicle.name,
-                    systems=count,
-                    kw=round(count * kw, 2),
-                    limit_kw=_round(plan.budget_kw),
-                    liquid_kw=round(liquid, 2),
-                    air_kw=round(air, 2),
-                    usable=not plan.single_over_budget,
-                )
+            rack_kw = count * kw / spans
+            liquid, air = heat_split_kw(vehicle.system.cooling, room, rack_kw)
+            load = RackLoad(
+                system=vehicle.name,
+                systems=count,
+                kw=round(rack_kw, 2),
+                limit_kw=_round(plan.budget_kw),
+                liquid_kw=round(liquid, 2),
+                air_kw=round(air, 2),
+                usable=not plan.single_over_budget,
             )
+            loads.extend([load] * min(spans, MAX_DRAWN_RACKS - len(loads)))
     return loads
 
 

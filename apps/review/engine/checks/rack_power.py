@@ -83,6 +83,8 @@ def _finding(ctx: ReviewContext, item: Placed, severity: Severity) -> Finding:
         "rows": ctx.facility.rows,
         "rack_kw": round(plan.rack_kw, 2) if plan.rack_kw is not None else None,
         "overload_ratio": round(plan.overload_ratio, 2) if plan.overload_ratio else None,
+        "racks_per_system": plan.racks_per_system,
+        "blades_per_cabinet": plan.per_cabinet,
     }
     figures = power_figures(vehicle)
     if kw is None:
@@ -107,6 +109,31 @@ def _finding(ctx: ReviewContext, item: Placed, severity: Severity) -> Finding:
         )
     quantity = plan.quantity
     rack_kw = plan.rack_kw or 0.0
+    spans = plan.racks_per_system
+    if spans > 1 and plan.single_over_budget:
+        share = kw / spans
+        return finding_make(
+            CHECK,
+            severity,
+            f"No rack here can take a rack of the {name}: each of its {spans} racks draws "
+            f"{num(share)} kW, a rack {num(budget)} kW",
+            f"One {name} is one NVLink domain cabled across {spans} racks; each rack draws "
+            f"{num(share)} kW against a {num(budget)} kW qualification "
+            f'({num(plan.overload_ratio or 0)}×): "this room qualified for {num(budget)} kW rack '
+            f'and you want {num(share)} kW!"{feeds}',
+            metrics=metrics,
+            formula=(
+                f"{feed_formula}{num(kw)} kW ÷ {spans} racks = {num(share)} kW per rack > "
+                f"{num(budget)} kW"
+            ),
+            lever=(
+                f"Requalify {quantity * spans} racks for at least {num(share)} kW each, or "
+                "choose a lower-power vehicle."
+            ),
+            figures=figures,
+        )
+    if spans > 1:
+        return _spanning(ctx, item, severity, metrics, feeds, feed_formula)
     if plan.single_over_budget:
         in_rack = min(quantity, plan.systems_per_rack)
         return finding_make(
@@ -131,9 +158,14 @@ def _finding(ctx: ReviewContext, item: Placed, severity: Severity) -> Finding:
             figures=figures,
         )
     racks_word = f"rack{'s' if plan.racks_needed != 1 else ''}"
+    space = (
+        f"{plan.per_rack_by_space} blade slots per cabinet"
+        if plan.per_cabinet
+        else f"{plan.per_rack_by_space} by space"
+    )
     formula = feed_formula + (
         f"floor({num(budget)} kW ÷ {num(kw)} kW) = {plan.per_rack_by_power} per rack by power, "
-        f"{plan.per_rack_by_space} by space; ceil({quantity} ÷ {plan.systems_per_rack}) = "
+        f"{space}; ceil({quantity} ÷ {plan.systems_per_rack}) = "
         f"{plan.racks_needed} {racks_word}"
     )
     if plan.short_of_racks:
@@ -159,6 +191,57 @@ def _finding(ctx: ReviewContext, item: Placed, severity: Severity) -> Finding:
         metrics=metrics,
         formula=formula,
         figures=figures,
+    )
+
+
+def _spanning(
+    ctx: ReviewContext,
+    item: Placed,
+    severity: Severity,
+    metrics: dict[str, object],
+    feeds: str,
+    feed_formula: str,
+) -> Finding:
+    """A system that fills several racks and fits the budget in each: a GB200 NVL36x2 is one
+    72-GPU domain over two racks, 132 kW ÷ 2 = 66 kW per rack, so 2 racks per system."""
+    vehicle, plan = item
+    kw = vehicle.system.power_kw or 0.0
+    spans = plan.racks_per_system
+    share = kw / spans
+    budget = plan.budget_kw or 0.0
+    available = ctx.facility.racks_available
+    quantity = plan.quantity
+    formula = (
+        f"{feed_formula}{num(kw)} kW ÷ {spans} racks = {num(share)} kW per rack ≤ "
+        f"{num(budget)} kW; {quantity} × {spans} = {plan.racks_needed} racks"
+    )
+    if plan.short_of_racks:
+        title = f"Needs {plan.racks_needed} racks, the room has {available}"
+        detail = (
+            f"Each {vehicle.name} is one NVLink domain cabled across {spans} racks of "
+            f"{num(share)} kW; {quantity} of them need {plan.racks_needed} racks and the room "
+            f"has {available}. The racks of one system sit side by side: the NVLink cables "
+            "between them are short copper."
+        )
+        lever = "More qualified racks side by side, or fewer systems."
+    else:
+        of_available = f" of {available}" if available is not None else ""
+        title = f"{spans} racks per system, {plan.racks_needed} racks{of_available}"
+        detail = (
+            f"Each {vehicle.name} is one NVLink domain cabled across {spans} racks: "
+            f"{num(kw)} kW ÷ {spans} = {num(share)} kW per rack, within the {num(budget)} kW "
+            f"qualification. Its racks sit side by side.{feeds}"
+        )
+        lever = ""
+    return finding_make(
+        CHECK,
+        severity,
+        title,
+        detail,
+        metrics=metrics,
+        formula=formula,
+        lever=lever,
+        figures=power_figures(vehicle),
     )
 
 

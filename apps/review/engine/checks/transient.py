@@ -32,7 +32,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
         if peak is None or top is None or peak <= top or limit is None:
             continue
         in_rack = min(plan.quantity, plan.systems_per_rack)
-        rack_peak = in_rack * peak
+        rack_peak = in_rack * peak / plan.racks_per_system  # an NVL36x2 spikes over 2 racks
         verified = spec is not None and spec.is_verified("power_peak_kw")
         over = rack_peak > limit
         severity: Severity = ("warning" if verified else "info") if over else "ok"

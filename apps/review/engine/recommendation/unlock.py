@@ -84,8 +84,9 @@ def _datacenter_unlock(plan: Plan, facility: Facility) -> Unlock | None:
     vehicle = plan.candidate.vehicle
     power = vehicle.system.power_kw or 0.0
     racks = facility.racks_available
+    spans = vehicle.racks_per_system  # an NVL36x2's 132 kW is two racks of 66 kW
     per_rack = 1 if vehicle.is_rack_scale or not racks else math.ceil(plan.quantity / racks)
-    rack_kw = per_rack * power
+    rack_kw = per_rack * power / spans
     cooling = "air"
     if vehicle.system.cooling == "liquid" or rack_kw > RDHX_LIMIT_KW:
         cooling = "liquid"
@@ -101,7 +102,7 @@ def _datacenter_unlock(plan: Plan, facility: Facility) -> Unlock | None:
         # new power per rack: the kW given replaces the feeds that limited it
         update |= {"rack_power_kw": rack_kw, "feed_volts": None, "feed_amps": None}
         changes.append(f"{num(rack_kw)} kW racks")
-    needed = math.ceil(plan.quantity / per_rack)
+    needed = math.ceil(plan.quantity / per_rack) * spans
     if racks is not None and racks < needed:
         update["racks_available"] = needed
         changes.append(f"{needed} racks")

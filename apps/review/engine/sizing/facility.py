@@ -3,6 +3,13 @@
 Rules of thumb (shared/reference/hardware-sources.md):
 - systems per rack = what the rack's qualified kW allows at maximum draw (breakers are sized for
   the maximum), and what fits in 42 usable U; a DGX B200 (14.3 kW, 10U) in a 20 kW rack: one.
+  The field guide puts four 10U semis in a rack (40 of 42 U) and asks for no U held back for
+  switches or PDUs (rack PDUs are zero-U strips), so none is.
+- a rack-scale system is its own rack(s): a GB200 NVL72 is one rack of 120-132 kW; a GB200
+  NVL36x2 is one 72-GPU NVLink domain over two racks, its 132 kW split 66 kW per rack. Each rack
+  of it is checked against the rack budget, so a 70 kW room takes the NVL36x2, not the NVL72.
+- a blade with no rack-unit height goes into its cabinet by slot count: an HPE Cray EX4000
+  cabinet takes 56 EX154n (GB200 NVL4) blades, fewer when the cabinet's kW runs out first.
 - conventional air removes about 20 kW per rack (41 kW with perfect containment); rear-door heat
   exchangers about 60 kW (75 kW for the largest doors); beyond that only liquid works.
 - floor load = (systems × weight + a 300 lb empty rack) ÷ 10 sq ft (a 600 × 1,200 mm rack and its
@@ -174,6 +181,8 @@ class RackPlan:
     budget_kw: float | None
     racks_available: int | None
     footprint_sqft: float = RACK_FOOTPRINT_SQFT
+    racks_per_system: int = 1  # 2 for an NVL36x2: one system, two racks
+    per_cabinet: int | None = None  # blades per cabinet, when placed by slots not by U
 
     @property
     def racks_needed_or_none(self) -> int | None:
@@ -203,17 +212,30 @@ def rack_plan(
     rack_power_kw: float | None,
     racks_available: int | None,
     footprint_sqft: float = RACK_FOOTPRINT_SQFT,
+    racks_per_system: int = 1,
+    per_cabinet: int | None = None,
 ) -> RackPlan:
     """Place `quantity` systems in racks of `rack_power_kw` (maximum draw) and 42 U.
 
     When one system alone is over the budget there is no legal layout; the plan then shows what
     the quote implies: the systems spread over the racks available (four DGX B200 in one rack =
     4 × 14.3 = 57.2 kW, the field guide's "this room qualified for 2 kW and you want 60 kW").
+
+    A rack-scale system fills `racks_per_system` racks and shares its kW and weight evenly
+    among them (an NVL36x2: 132 kW ÷ 2 = 66 kW per rack, 2 racks per system). A blade system
+    (`per_cabinet` set) fills cabinet slots instead of rack units.
     """
-    by_space = 1 if rack_scale else max(1, math.floor(RACK_USABLE_U / rack_units))
+    spans = max(1, racks_per_system) if rack_scale else 1
+    rack_share_kw = power_kw / spans if power_kw is not None else None
+    if rack_scale:
+        by_space = 1
+    elif per_cabinet:
+        by_space = per_cabinet
+    else:
+        by_space = max(1, math.floor(RACK_USABLE_U / rack_units))
     by_power = None
-    if rack_power_kw is not None and power_kw:
-        by_power = math.floor(rack_power_kw / power_kw + 1e-9)
+    if rack_power_kw is not None and rack_share_kw:
+        by_power = math.floor(rack_power_kw / rack_share_kw + 1e-9)
     single_over = by_power == 0
     if by_power is None:
         per_rack = by_space
@@ -222,12 +244,12 @@ def rack_plan(
     else:
         spread = math.ceil(quantity / racks_available) if racks_available else by_space
         per_rack = max(1, min(by_space, spread))
-    racks = math.ceil(quantity / per_rack) if quantity else 0
+    racks = math.ceil(quantity / per_rack) * spans if quantity else 0
     densest = min(quantity, per_rack)
-    rack_kw = densest * power_kw if power_kw is not None else None
+    rack_kw = densest * rack_share_kw if rack_share_kw is not None else None
     rack_weight = None
     if weight_lb is not None:
-        rack_weight = densest * weight_lb + (0.0 if rack_scale else RACK_TARE_LB)
+        rack_weight = densest * weight_lb / spans + (0.0 if rack_scale else RACK_TARE_LB)
     return RackPlan(
         quantity=quantity,
         per_rack_by_power=by_power,
@@ -241,6 +263,8 @@ def rack_plan(
         budget_kw=rack_power_kw,
         racks_available=racks_available,
         footprint_sqft=footprint_sqft,
+        racks_per_system=spans,
+        per_cabinet=per_cabinet if not rack_scale else None,
     )
 
 
@@ -257,6 +281,8 @@ def vehicle_rack_plan(
         rack_power_kw=usable_rack_kw(facility),
         racks_available=facility.racks_available,
         footprint_sqft=rack_footprint_sqft(facility),
+        racks_per_system=vehicle.racks_per_system,
+        per_cabinet=vehicle.blades_per_cabinet,
     )
 
 
@@ -341,7 +367,9 @@ def facility_fit(vehicle: Vehicle, facility: Facility, quantity: int | None = No
         return FacilityFit(fits=not problems, problems=problems)
     plan = vehicle_rack_plan(vehicle, facility, count)
     if plan.single_over_budget:
-        problems.append(f"one system draws {power_kw:,.1f} kW, over {plan.budget_kw or 0:,.1f} kW")
+        share = (power_kw or 0.0) / plan.racks_per_system
+        what = "one system" if plan.racks_per_system == 1 else "each rack of one system"
+        problems.append(f"{what} draws {share:,.1f} kW, over {plan.budget_kw or 0:,.1f} kW")
     if plan.short_of_racks:
         problems.append(f"needs {plan.racks_needed} racks, {facility.racks_available} available")
     limits = air_limits_kw(facility)

@@ -78,6 +78,19 @@ class Vehicle:
         return self.system.form_factor == "rack_nvl72"
 
     @property
+    def racks_per_system(self) -> int:
+        """Racks one system fills when it is rack-scale: 1 for an NVL72, 2 for an NVL36x2
+        (one 72-GPU NVLink domain over two racks of about 66 kW each)."""
+        if not self.is_rack_scale or self.spec is None:
+            return 1
+        return self.spec.racks_per_system
+
+    @property
+    def blades_per_cabinet(self) -> int | None:
+        """Blades per cabinet for a blade system (56 EX154n in an HPE Cray EX4000), else None."""
+        return self.spec.blades_per_cabinet if self.spec is not None else None
+
+    @property
     def is_personal(self) -> bool:
         """A phone or a laptop: one rider, its own host."""
         return self.system.form_factor in PERSONAL_FORM_FACTORS
