@@ -26,9 +26,12 @@ from apps.review.engine.sizing.facility import (
     DESK_OUTLET_W,
     DESK_VOLTS,
     OVERLOAD_CRISIS_RATIO,
+    air_limits_kw,
     circuit_continuous_w,
     cooling_severity,
+    floor_rating_lb_per_sqft,
     floor_severity,
+    usable_rack_kw,
 )
 from apps.review.engine.sizing.vehicle import Vehicle
 from apps.words.money import money, money_whole
@@ -235,7 +238,7 @@ def _office_pressure(ctx: ReviewContext) -> Pressure:
         if personal is not None:
             reasons.append(personal)
             continue
-        if system.cooling == "liquid":
+        if vehicle.facility_cooling == "liquid":
             reasons.append(
                 (
                     3,
@@ -297,7 +300,11 @@ def _office_pressure(ctx: ReviewContext) -> Pressure:
 
 def _datacenter_pressure(ctx: ReviewContext) -> Pressure:
     facility = ctx.facility
-    budget = facility.rack_power_kw
+    # the same budget, air limits and floor rating the checks use: a rack budget given as feeds,
+    # a stated air capacity per rack, a floor rated in kg/m² all count here too
+    budget = usable_rack_kw(facility)
+    limits = air_limits_kw(facility)
+    rating = floor_rating_lb_per_sqft(facility)
     reasons: list[Reason] = []
     # A desk vehicle (a 240 W DGX Spark, a workstation) in a data center plugs into an outlet:
     # no rack, no PDUs, nothing for Facilities to raise an eyebrow at.
@@ -361,8 +368,8 @@ def _datacenter_pressure(ctx: ReviewContext) -> Pressure:
                     f"{plan.racks_available}: new racks, new power.",
                 )
             )
-        cooling = cooling_severity(vehicle.system.cooling, facility.cooling, rack_kw)
-        if cooling == "critical" and vehicle.system.cooling == "liquid":
+        cooling = cooling_severity(vehicle.facility_cooling, facility.cooling, rack_kw, limits)
+        if cooling == "critical" and vehicle.facility_cooling == "liquid":
             reasons.append(
                 (
                     3,
@@ -388,14 +395,14 @@ def _datacenter_pressure(ctx: ReviewContext) -> Pressure:
                     f"{num(rack_kw or 0)} kW per rack needs {need}.",
                 )
             )
-        floor = floor_severity(plan.floor_lb_per_sqft, facility.floor_load_lb_per_sqft)
+        floor = floor_severity(plan.floor_lb_per_sqft, rating)
         if floor in {"warning", "critical"}:
             reasons.append(
                 (
                     2,
                     "You mention the raised floor and they stare at you sideways: "
                     f"{num(plan.floor_lb_per_sqft or 0)} lb/sq ft on a floor rated "
-                    f"{num(facility.floor_load_lb_per_sqft or 0)}.",
+                    f"{num(rating or 0)}.",
                 )
             )
     if not reasons:

@@ -159,7 +159,7 @@ def rack_loads(ctx: ReviewContext) -> list[RackLoad]:
             count = min(left, plan.systems_per_rack)
             left -= count
             rack_kw = count * kw / spans
-            liquid, air = heat_split_kw(vehicle.system.cooling, room, rack_kw)
+            liquid, air = heat_split_kw(vehicle.facility_cooling, room, rack_kw)
             load = RackLoad(
                 system=vehicle.name,
                 systems=count,

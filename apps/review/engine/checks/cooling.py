@@ -33,7 +33,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
     limits = air_limits_kw(ctx.facility)
     findings = problems_or_one_ok(
         ctx.racks,
-        lambda item: cooling_severity(item[0].system.cooling, room, item[1].rack_kw, limits),
+        lambda item: cooling_severity(item[0].facility_cooling, room, item[1].rack_kw, limits),
         lambda item, severity: _finding(room, item, severity, limits),
         heaviest=lambda item: item[1].rack_kw or 0.0,
     )
@@ -53,9 +53,9 @@ def _liquid_split(ctx: ReviewContext) -> list[Finding]:
         kw = vehicle.system.power_kw
         if kw is None:
             continue
-        liquid, _ = heat_split_kw(vehicle.system.cooling, "liquid", kw * vehicle.quantity)
+        liquid, _ = heat_split_kw(vehicle.facility_cooling, "liquid", kw * vehicle.quantity)
         liquid_total += liquid
-        rack_liquid, rack_air = heat_split_kw(vehicle.system.cooling, "liquid", plan.rack_kw or 0)
+        rack_liquid, rack_air = heat_split_kw(vehicle.facility_cooling, "liquid", plan.rack_kw or 0)
         air_room = facility.air_kw_per_rack
         if rack_liquid and air_room is not None and rack_air > air_room:
             findings.append(
@@ -130,6 +130,7 @@ def _finding(room: str, item: Placed, severity: Severity, limits: tuple[float, f
     metrics = {
         "system": system.sku,
         "system_cooling": system.cooling,
+        "facility_cooling": vehicle.facility_cooling,  # a desk machine's sealed loop is air
         "room_cooling": room,
         "rack_kw": round(rack_kw, 2) if rack_kw is not None else None,
         "room_limit_kw": None if room == "liquid" else soft,
@@ -140,7 +141,7 @@ def _finding(room: str, item: Placed, severity: Severity, limits: tuple[float, f
     heat_text = (
         f"{rack_text} ({num(btu_per_hr(rack_kw))} BTU/h)" if rack_kw is not None else rack_text
     )
-    if system.cooling == "liquid" and severity == "critical":
+    if vehicle.facility_cooling == "liquid" and severity == "critical":
         return finding_make(
             CHECK,
             "critical",

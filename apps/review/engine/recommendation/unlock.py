@@ -59,7 +59,7 @@ def _office_unlock(plan: Plan, facility: Facility) -> Unlock | None:
     # A server in an office needs a data-center room: one system per rack, cooled as it needs.
     rack_kw = power or 0.0
     cooling = "air"
-    if vehicle.system.cooling == "liquid" or rack_kw > RDHX_LIMIT_KW:
+    if vehicle.facility_cooling == "liquid" or rack_kw > RDHX_LIMIT_KW:
         cooling = "liquid"
     elif rack_kw > AIR_LIMIT_KW:
         cooling = "air_rdhx"
@@ -88,7 +88,7 @@ def _datacenter_unlock(plan: Plan, facility: Facility) -> Unlock | None:
     per_rack = 1 if vehicle.is_rack_scale or not racks else math.ceil(plan.quantity / racks)
     rack_kw = per_rack * power / spans
     cooling = "air"
-    if vehicle.system.cooling == "liquid" or rack_kw > RDHX_LIMIT_KW:
+    if vehicle.facility_cooling == "liquid" or rack_kw > RDHX_LIMIT_KW:
         cooling = "liquid"
     elif rack_kw > AIR_LIMIT_KW:
         cooling = "air_rdhx"
@@ -165,7 +165,7 @@ def blocked_finding(plans: Sequence[Plan], facility: Facility) -> Finding:
         )
     best = min(unlocks, key=lambda u: u.plan.rank_key())
     vehicle = best.plan.candidate.vehicle
-    rails = vehicle.is_rack_scale or vehicle.system.cooling == "liquid"
+    rails = vehicle.is_rack_scale or vehicle.facility_cooling == "liquid"
     first = "Lay rails first" if rails else "Fix the building first"
     what = f"{best.plan.quantity} × {vehicle.name}"
     cost = best.plan.cost

@@ -362,7 +362,7 @@ def facility_fit(vehicle: Vehicle, facility: Facility, quantity: int | None = No
         amps = facility.circuit_amps or DESK_AMPS
         if power_kw is not None and circuit_severity(power_kw * 1000, volts, amps) == "critical":
             problems.append(f"{power_kw * 1000:,.0f} W is over a {amps:g} A × {volts:g} V circuit")
-        if vehicle.system.cooling == "liquid":
+        if vehicle.facility_cooling == "liquid":
             problems.append("liquid-cooled, and an office has no facility water")
         return FacilityFit(fits=not problems, problems=problems)
     plan = vehicle_rack_plan(vehicle, facility, count)
@@ -374,7 +374,7 @@ def facility_fit(vehicle: Vehicle, facility: Facility, quantity: int | None = No
         problems.append(f"needs {plan.racks_needed} racks, {facility.racks_available} available")
     limits = air_limits_kw(facility)
     if (
-        cooling_severity(vehicle.system.cooling, facility.cooling, plan.rack_kw, limits)
+        cooling_severity(vehicle.facility_cooling, facility.cooling, plan.rack_kw, limits)
         == "critical"
     ):
         problems.append(f"{facility.cooling} cooling cannot remove this rack's heat")

@@ -23,6 +23,10 @@ DEFAULT_RACK_UNITS = 4.0
 #: The vehicles one person carries (the guide's mopeds and motorcycles): each is its own host,
 #: with no fabric to a neighbour, so ten laptops are ten machines, not one pool of memory.
 PERSONAL_FORM_FACTORS = frozenset({"phone", "laptop"})
+#: Machines whose liquid cooling, when they have it, is a sealed loop to their own radiator and
+#: fans: a liquid-cooled GB300 deskside (Supermicro ARS-511GD-NB-LCC: "liquid cold plates to a
+#: front radiator with three fans") heats the room's air like any desktop, with no facility water.
+CLOSED_LOOP_FORM_FACTORS = frozenset({"phone", "laptop", "desktop", "workstation"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +93,15 @@ class Vehicle:
     def blades_per_cabinet(self) -> int | None:
         """Blades per cabinet for a blade system (56 EX154n in an HPE Cray EX4000), else None."""
         return self.spec.blades_per_cabinet if self.spec is not None else None
+
+    @property
+    def facility_cooling(self) -> str:
+        """The cooling the building must provide: the system's own ("liquid" for an NVL72,
+        which needs facility water and CDUs), except a desk machine's sealed loop, which the
+        room sees as air."""
+        if self.system.form_factor in CLOSED_LOOP_FORM_FACTORS:
+            return "air"
+        return self.system.cooling
 
     @property
     def is_personal(self) -> bool:
