@@ -52,9 +52,7 @@ def test_a_sealed_loop_deskside_in_an_air_room_is_not_a_cooling_failure(
 def test_the_gauge_reads_a_stated_air_capacity(catalog: CatalogSnapshot) -> None:
     # a DGX B200 (14.3 kW) in a room whose air removes 10 kW per rack: the cooling check warns
     # (14.3 > 10), so Facilities asks about airflow twice: high (was raised, at the 20 kW rule)
-    room = Facility(
-        rack_power_kw=20, racks_available=2, cooling="air", air_kw_per_rack=10
-    )
+    room = Facility(rack_power_kw=20, racks_available=2, cooling="air", air_kw_per_rack=10)
     ctx = context(catalog, [quoted_system(catalog, "dgx-b200")], TRAINING, room)
     assert only(cooling.check(ctx)).severity == "warning"
     pressure = facilities_pressure(ctx)

@@ -30,6 +30,7 @@ from apps.review.engine.checks._common import (
 )
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding, Severity
+from apps.review.engine.sizing.circuits import CircuitPacking, circuits_pack
 from apps.review.engine.sizing.facility import (
     CONTINUOUS_SHARE,
     DESK_AMPS,
@@ -37,7 +38,6 @@ from apps.review.engine.sizing.facility import (
     circuit_continuous_w,
     circuit_severity,
 )
-from apps.review.engine.sizing.circuits import CircuitPacking, circuits_pack
 from apps.review.engine.sizing.vehicle import Vehicle
 
 CHECK = "circuit"

@@ -7,6 +7,8 @@ critical; so is needing more racks than the room has.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from apps.review.engine.checks._common import finding_make, num, power_figures, problems_or_one_ok
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding, Severity
@@ -198,7 +200,7 @@ def _spanning(
     ctx: ReviewContext,
     item: Placed,
     severity: Severity,
-    metrics: dict[str, object],
+    metrics: Mapping[str, object],
     feeds: str,
     feed_formula: str,
 ) -> Finding:
@@ -238,7 +240,7 @@ def _spanning(
         severity,
         title,
         detail,
-        metrics=metrics,
+        metrics=dict(metrics),
         formula=formula,
         lever=lever,
         figures=power_figures(vehicle),
