@@ -227,6 +227,32 @@ def facilities_pressure(ctx: ReviewContext) -> Pressure:
     return _datacenter_pressure(ctx)
 
 
+def _shared_circuits_reason(
+    ctx: ReviewContext, total_w: float, circuits: int, amps: float
+) -> Reason:
+    """Several machines over one circuit's worth. Desk-outlet machines (Sparks, small
+    workstations) sit on people's desks, each on its own outlet: Facilities still doesn't
+    notice, as the guide says of the Spark. Machines that each want more than a desk outlet
+    are one room's load, and the separate circuits are Facilities' walk-in."""
+    each_at_a_desk = all(
+        vehicle.system.power_kw is not None and vehicle.system.power_kw * 1000 <= DESK_OUTLET_W
+        for vehicle in ctx.vehicles
+        if not vehicle.is_personal
+    )
+    if each_at_a_desk:
+        return (
+            0,
+            f"{num(total_w)} W together is {circuits} circuits' worth at {num(amps)} A, but each "
+            "machine plugs into a desk outlet of its own: Facilities won't notice unless they "
+            "share one power strip.",
+        )
+    return (
+        1,
+        f"{num(total_w)} W together: {circuits} separate {num(amps)} A circuits, not one "
+        "power strip. Facilities gets a walk-in.",
+    )
+
+
 def _office_pressure(ctx: ReviewContext) -> Pressure:
     volts = ctx.facility.circuit_volts or DESK_VOLTS
     amps = ctx.facility.circuit_amps or DESK_AMPS
@@ -286,13 +312,7 @@ def _office_pressure(ctx: ReviewContext) -> Pressure:
             )
     packing = office_packing(ctx.vehicles, volts, amps)
     if packing is not None and packing.circuits_needed > 1:
-        reasons.append(
-            (
-                1,
-                f"{num(packing.total_w)} W together: {packing.circuits_needed} separate "
-                f"{num(amps)} A circuits, not one power strip. Facilities gets a walk-in.",
-            )
-        )
+        reasons.append(_shared_circuits_reason(ctx, packing.total_w, packing.circuits_needed, amps))
     if not reasons:
         reasons.append((0, "Nothing on the quote needs power from the building."))
     return _pressure(reasons)

@@ -130,13 +130,23 @@ def test_mixed_machines_are_packed_largest_first(catalog: CatalogSnapshot) -> No
     assert room.metrics["machines_per_circuit"] == [2, 2]
 
 
-def test_the_room_count_raises_facilities(catalog: CatalogSnapshot) -> None:
+def test_desk_machines_over_one_circuit_keep_facilities_calm(catalog: CatalogSnapshot) -> None:
     from apps.review.engine.blood_pressure import facilities_pressure
 
     ten = context(catalog, [quoted_system(catalog, "dgx-spark", 10)], DEV, _office(15))
-    one = context(catalog, [quoted_system(catalog, "dgx-spark")], DEV, _office(15))
-    # one Spark: "Facilities didn't even notice"; ten need 2 circuits: a walk-in
-    assert facilities_pressure(one).level == "calm"
-    ten_pressure = facilities_pressure(ten)
-    assert ten_pressure.level == "raised"
-    assert any("2 separate 15 A circuits" in r for r in ten_pressure.reasons)
+    # 10 × 240 W = 2,400 W > 1,440 W: two circuits' worth, but each Spark sits on a desk of
+    # its own outlet (240 W ≤ the 1,440 W desk outlet): "Facilities didn't even notice"
+    pressure = facilities_pressure(ten)
+    assert pressure.level == "calm"
+    assert any("2 circuits' worth at 15 A" in r for r in pressure.reasons)
+
+
+def test_room_machines_over_one_circuit_raise_facilities(catalog: CatalogSnapshot) -> None:
+    from apps.review.engine.blood_pressure import facilities_pressure
+
+    systems = [quoted_system(catalog, "dgx-spark", 3), quoted_system(catalog, "dgx-station-gb300")]
+    # 1,600 W Station > the 1,440 W desk outlet: a room load; with the Sparks, 2,320 W needs
+    # 2 circuits of 20 A (1,920 W each): "2 separate 20 A circuits"
+    pressure = facilities_pressure(context(catalog, systems, DEV, _office(20)))
+    assert pressure.level == "raised"
+    assert any("2 separate 20 A circuits" in r for r in pressure.reasons)
