@@ -16,8 +16,10 @@ Three things a printed quote does that a spreadsheet does not:
   (continued)"), a running foot ("Confidential", the registered address) and a page number
   ("Page 2 of 3", "Seite 2 von 3", "- 2 -"). Below the first table header such rows are
   dropped: a page-number line always, a "continued" line, and a short text row (two cells at
-  most, not a subtotal or total) printed on two or more pages, its digits aside. The
-  letterhead above the first header stays: it names the vendor and the quote.
+  most, no amount, not a subtotal or total) printed on two or more pages, its digits aside.
+  The letterhead above the first header stays: it names the vendor and the quote; so do the
+  running totals ("Carried forward | $953,800.00", "Übertrag | 637.200,00"), the vendor's own
+  figures, which the reading takes as subtotals.
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ _CONTINUED = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d+")
+#: A cell that ends in an amount ("$953,800.00", "637.200,00 €"): a running total
+#: ("Carried forward", "Übertrag") is printed on every page too, but it is the quote's figure.
+_AMOUNT = re.compile(r"\d[.,]\d{2}\s*\S{0,3}\s*$")
 
 
 @dataclass
@@ -163,7 +168,7 @@ def _furniture(row: PrintedRow, seen_on: dict[str, set[int]]) -> bool:
     line = " ".join(texts)
     if _PAGE_NUMBER.search(line) and len(texts) <= 2:
         return True
-    if len(texts) > 2 or summary_kind(texts) or _header_of(row) is not None:
+    if len(texts) > 2 or summary_kind(texts) or _AMOUNT.search(texts[-1]):
         return False
     return bool(_CONTINUED.search(line)) or len(seen_on[_shape(texts)]) >= 2
 
