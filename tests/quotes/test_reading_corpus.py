@@ -3,7 +3,8 @@ Lenovo, Cisco, Fujitsu, Eviden, Supermicro, Gigabyte, ASUS, ASRock Rack, QCT, In
 NVIDIA partners, rack-scale ODMs (Wiwynn, Foxconn), system integrators, workstation and
 desk-side builders, and distributors or resellers in India, Switzerland, Germany, Japan, China,
 Australia, the UK and the US send them, 49 CSV (Shift-JIS, GBK and UTF-16 among them), 24 XLSX,
-17 PDF, multi-page and unruled among them): every quote read end to end by intake, against the reading its expect.json states.
+17 PDF (multi-page and unruled among them)): every quote read end to end by intake, against the
+reading its expect.json states.
 
 Data-line numbers are every row below the header in file order (banner, $0, subtotal, tax and
 total rows included; a PDF's letterhead and terms excluded), as the corpus README defines them.

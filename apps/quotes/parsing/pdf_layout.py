@@ -24,6 +24,7 @@ Three things a printed quote does that a spreadsheet does not:
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from collections.abc import Sequence
@@ -74,7 +75,9 @@ def _rows_of(pages: Sequence[dict]) -> list[PrintedRow]:
         spans = page.get("spans")
         lines = page.get("lines")
         for index, cells in enumerate(page.get("rows", [])[: ROWS_PER_PAGE - 1]):
-            row = PrintedRow(page["page"] * ROWS_PER_PAGE + index + 1, list(cells), page=page["page"])
+            row = PrintedRow(
+                page["page"] * ROWS_PER_PAGE + index + 1, list(cells), page=page["page"]
+            )
             if spans is not None and lines is not None and index < len(spans):
                 row.spans = [(float(x0), float(x1)) for x0, x1 in spans[index]]
                 row.top, row.bottom = float(lines[index][0]), float(lines[index][1])
@@ -133,7 +136,7 @@ def _wraps_join(rows: list[PrintedRow], description: int) -> list[PrintedRow]:
     """Join each unruled description-only line to the row above it (see module doc)."""
     pitches = [
         later.top - earlier.top
-        for earlier, later in zip(rows, rows[1:], strict=False)
+        for earlier, later in itertools.pairwise(rows)
         if earlier.page == later.page and earlier.top is not None and later.top is not None
     ]
     pitch = statistics.median(pitches) if pitches else 0.0

@@ -2,9 +2,10 @@
 
 Rows come back numbered ``page * 1000 + row`` (row within the page, 1-based) so an error says
 "row 2003" for page 2, row 3, and each line also carries its ``page``. Columns printed without
-rules, wrapped descriptions and the page furniture are sorted out first (``pdf_layout``). A PDF that breaks the
-sandbox's limits, is damaged, or in which we find no table, is not refused outright: the error
-says ``needs_manual=True`` and the upload keeps the original for someone to key in the lines.
+rules, wrapped descriptions and the page furniture are sorted out first (``pdf_layout``). A
+PDF that breaks the sandbox's limits, is damaged, or in which we find no table, is not refused
+outright: the error says ``needs_manual=True`` and the upload keeps the original for someone
+to key in the lines.
 """
 
 from __future__ import annotations
@@ -26,8 +27,6 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 def _printable(cell: object) -> str:
     """A PDF's text without control characters (PostgreSQL refuses U+0000)."""
     return _CONTROL_RE.sub("", str(cell))
-
-
 
 
 def pdf_parse(data: bytes, *, file_name: str, limits: SandboxLimits | None = None) -> ParsedQuote:

@@ -76,7 +76,9 @@ def _unruled_page(page) -> dict:
         cells = _line_spans(words, gap=max(UNRULED_GAP_POINTS, height / 2))
         rows.append([text for text, _x0, _x1 in cells])
         spans.append([[round(x0, 1), round(x1, 1)] for _text, x0, x1 in cells])
-        tops.append([round(min(w["top"] for w in words), 1), round(max(w["bottom"] for w in words), 1)])
+        tops.append(
+            [round(min(w["top"] for w in words), 1), round(max(w["bottom"] for w in words), 1)]
+        )
     return {"rows": rows, "spans": spans, "lines": tops}
 
 

@@ -31,7 +31,7 @@ def _row_of(text: str, index: int) -> int:
 
 
 def _utf16_without_bom(data: bytes) -> str | None:
-    """"utf-16-le"/"utf-16-be" when the first bytes are ASCII text in UTF-16 (a NUL after or
+    """ "utf-16-le"/"utf-16-be" when the first bytes are ASCII text in UTF-16 (a NUL after or
     before every character of "Part Number\tQty"), else None."""
     head = data[:200] if len(data) % 2 == 0 else b""
     if len(head) < 8:

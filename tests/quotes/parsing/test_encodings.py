@@ -1,5 +1,5 @@
 """CSV quotes in the code pages Excel writes outside the US: each one read as itself, and never
-a UTF-8 or Windows-1252 file read as anything else (``parsing/text.py``, ``parsing/charsets.py``)."""
+a UTF-8 or Windows-1252 file read as anything else (``parsing/text.py``, ``charsets.py``)."""
 
 from __future__ import annotations
 
@@ -120,7 +120,10 @@ def test_a_gbk_quote_reads_its_lines_and_amounts() -> None:
 
 @pytest.mark.parametrize("bom", [codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE], ids=["le", "be"])
 def test_utf16_unicode_text_with_either_byte_order(bom: bytes) -> None:
-    text = "Part Number\tDescription\tQty\tUnit Price\tExtended Price\nA-1\t数量 Stück\t2\t1.50\t3.00\n"
+    text = (
+        "Part Number\tDescription\tQty\tUnit Price\tExtended Price\n"
+        "A-1\t数量 Stück\t2\t1.50\t3.00\n"
+    )
     codec = "utf-16-le" if bom == codecs.BOM_UTF16_LE else "utf-16-be"
     quote = parse_upload(bom + text.encode(codec), "quote.txt")
     assert (quote.encoding, quote.delimiter) == ("utf-16", "\t")
