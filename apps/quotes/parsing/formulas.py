@@ -13,10 +13,7 @@ which cell, so nobody takes the missing price for zero.
 from __future__ import annotations
 
 import html
-import io
-import posixpath
 import re
-import zipfile
 from collections.abc import Callable, Sequence
 from decimal import ROUND_HALF_UP, Decimal, DivisionByZero, InvalidOperation
 
@@ -28,9 +25,6 @@ MAX_DEPTH = 20
 _UNCACHED = re.compile(
     rb'<c r="([A-Z]{1,3})(\d+)"[^>]*?>\s*<f>([^<]*)</f>\s*(?:<v\s*/>|<v>\s*</v>)?\s*</c>'
 )
-_SHEET = re.compile(rb'<sheet\b[^>]*?name="([^"]*)"[^>]*?r:id="([^"]*)"')
-_RELATION = re.compile(rb'<Relationship\b[^>]*?Id="([^"]*)"[^>]*?Target="([^"]*)"')
-_RELATION_REVERSED = re.compile(rb'<Relationship\b[^>]*?Target="([^"]*)"[^>]*?Id="([^"]*)"')
 _TOKEN = re.compile(
     r"\s*(?:(?P<range>\$?[A-Z]{1,3}\$?\d+:\$?[A-Z]{1,3}\$?\d+)|(?P<ref>\$?[A-Z]{1,3}\$?\d+)"
     r"|(?P<func>SUM|PRODUCT|ROUND)\(|(?P<num>\d+(?:\.\d+)?(?:E[+-]?\d+)?)|(?P<op>[-+*/(),]))",
@@ -47,27 +41,8 @@ def column_number(letters: str) -> int:
     return number
 
 
-def _sheet_path(archive: zipfile.ZipFile, sheet_name: str) -> str | None:
-    workbook = archive.read("xl/workbook.xml")
-    relations = archive.read("xl/_rels/workbook.xml.rels")
-    targets = {rid: target for rid, target in _RELATION.findall(relations)}
-    targets |= {rid: target for target, rid in _RELATION_REVERSED.findall(relations)}
-    for name, rid in _SHEET.findall(workbook):
-        if html.unescape(name.decode("utf-8")) == sheet_name and rid in targets:
-            target = targets[rid].decode("utf-8")
-            return target.lstrip("/") if target.startswith("/") else posixpath.join("xl", target)
-    return None
-
-
-def uncached_formulas(data: bytes, sheet_name: str) -> dict[Address, str]:
-    """The sheet's formula cells saved without a value: {(row, column): "C2*D2"}. A workbook
-    this cannot read (no such sheet, an unusual layout) has none."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            path = _sheet_path(archive, sheet_name)
-            xml = archive.read(path) if path else b""
-    except (KeyError, zipfile.BadZipFile, OSError, ValueError, UnicodeDecodeError):
-        return {}
+def uncached_formulas(xml: bytes) -> dict[Address, str]:
+    """The sheet XML's formula cells saved without a value: {(row, column): "C2*D2"}."""
     if b"<f>" not in xml:
         return {}
     return {
@@ -236,11 +211,11 @@ def column_letters(number: int) -> str:
 
 
 def formulas_fill(
-    data: bytes, sheet_name: str, rows: list[NumberedRow], first_column: int
+    xml: bytes, rows: list[NumberedRow], first_column: int
 ) -> tuple[list[NumberedRow], list[str]]:
-    """The sheet's rows with every uncached formula we compute filled in, and warnings that
-    name the cells we did not (see the module docstring)."""
-    formulas = uncached_formulas(data, sheet_name)
+    """The sheet's rows with every uncached formula of its XML we compute filled in, and
+    warnings that name the cells we did not (see the module docstring)."""
+    formulas = uncached_formulas(xml)
     if not formulas:
         return rows, []
     computed, failed = formulas_compute(rows, formulas, first_column)

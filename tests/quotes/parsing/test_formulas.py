@@ -16,6 +16,7 @@ from apps.quotes.parsing.formulas import (
     formulas_compute,
     uncached_formulas,
 )
+from apps.quotes.parsing.sheet_xml import sheet_xml
 
 ROWS = [(1, ["Qty", "Price"]), (2, [2, 150.5]), (3, [3, "n/a"])]
 
@@ -91,8 +92,11 @@ HEADER = ["Part Number", "Description", "Qty", "Unit Price", "Extended Price"]
 
 def test_only_formula_cells_without_a_value_are_found() -> None:
     data = _workbook(HEADER, ["A-1", "Widget", 2, 150, "=C2*D2"], title="Q & A")
-    assert uncached_formulas(data, "Q & A") == {(2, 5): "C2*D2"}
-    assert uncached_formulas(data, "No such sheet") == {}
+    # The sheet's name is XML-escaped in workbook.xml ("Q &amp; A").
+    assert uncached_formulas(sheet_xml(data, "Q & A")) == {(2, 5): "C2*D2"}
+    assert sheet_xml(data, "No such sheet") == b""
+    cached = b'<c r="E2"><f>C2*D2</f><v>300</v></c><c r="E3"><f>C3*D3</f><v/></c>'
+    assert uncached_formulas(cached) == {(3, 5): "C3*D3"}
 
 
 def test_a_workbook_of_formulas_reads_its_prices_and_total() -> None:
