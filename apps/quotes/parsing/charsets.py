@@ -41,6 +41,9 @@ ENCODING_NAMES = {
 }
 #: Share of a CJK reading's non-ASCII characters that must be plausible for it to be taken.
 CJK_MIN_SCORE = 0.6
+#: The score is taken over the text's beginning (the whole file must still decode): a
+#: 20,000-line quote is judged by its first pages, as a person would.
+SCORED_CHARS = 65_536
 
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 _WESTERN_SYMBOLS = frozenset("€£¥¢–—‘’‚“”„•…™®©°±×÷µ²³¹½¼¾§\xa0¿¡ªº«»")
@@ -158,7 +161,8 @@ def legacy_readings(data: bytes) -> list[Reading]:
         except UnicodeDecodeError:
             continue
         plausible = _CJK_PLAUSIBLE.get(encoding)
-        score = _cjk_score(text, plausible) if plausible else _western_score(text)
+        sample = text[:SCORED_CHARS]
+        score = _cjk_score(sample, plausible) if plausible else _western_score(sample)
         readings.append(Reading(encoding, text, score))
     return sorted(readings, key=lambda reading: -reading.score)
 
