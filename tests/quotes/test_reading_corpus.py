@@ -1,10 +1,10 @@
-"""The bill-of-materials corpus (tests/fixtures/boms/, 85 quotes written the way Dell, HPE,
-Lenovo, Cisco, Fujitsu, Eviden, Supermicro, Gigabyte, ASUS, ASRock Rack, QCT, Inspur, NVIDIA
-partners, rack-scale ODMs (Wiwynn, Foxconn), system integrators, workstation and desk-side
-builders, and distributors or resellers in India, Switzerland, Germany, Japan, Australia, the UK
-and the US send them, 46 CSV, 24 XLSX, 15 PDF): every quote read end to end by intake, against
-the reading its expect.json states.
-quote read end to end by intake, against the reading its expect.json states.
+"""The bill-of-materials corpus (tests/fixtures/boms/, 90 quotes written the way Dell, HPE,
+Lenovo, Cisco, Fujitsu, Eviden, Supermicro, Gigabyte, ASUS, ASRock Rack, QCT, Inspur, H3C,
+NVIDIA partners, rack-scale ODMs (Wiwynn, Foxconn), system integrators, workstation and
+desk-side builders, and distributors or resellers in India, Switzerland, Germany, Japan, China,
+Australia, the UK and the US send them, 49 CSV (Shift-JIS, GBK and UTF-16 among them), 24 XLSX,
+17 PDF (multi-page and unruled among them)): every quote read end to end by intake, against the
+reading its expect.json states.
 
 Data-line numbers are every row below the header in file order (banner, $0, subtotal, tax and
 total rows included; a PDF's letterhead and terms excluded), as the corpus README defines them.
@@ -62,8 +62,8 @@ def _data_line(intake: QuoteIntake, line: int) -> int:
 
 def test_the_corpus_is_all_there() -> None:
     formats = sorted(next(p for p in f.iterdir() if p.stem == "quote").suffix for f in FOLDERS)
-    assert len(FOLDERS) == 85
-    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (46, 24, 15)
+    assert len(FOLDERS) == 90
+    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (49, 24, 17)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)

@@ -16,7 +16,9 @@ Python's own ``csv`` module (no native parser a file could crash; bounded by the
 the row, column and field limits), with the same errors as in the child.
 ``detect.type_detect`` alone gives the verdict on the file type (and refuses bombs) before
 anything is stored. ``ParsedQuote.encoding_fallback`` True
-means the CSV was read as Windows-1252: show the preview before anyone trusts "Stück" and "€".
+means the CSV was not UTF-8 and was read in a legacy code page (Windows-1252, Shift-JIS, GBK,
+Big5 or EUC-KR, named by ``encoding``): show the preview before anyone trusts "Stück", "€" or
+"数量".
 """
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
 """PDF quotes: the table is read by pdfplumber inside the sandbox, then ``table`` does the rest.
 
 Rows come back numbered ``page * 1000 + row`` (row within the page, 1-based) so an error says
-"row 2003" for page 2, row 3, and each line also carries its ``page``. A PDF that breaks the
-sandbox's limits, is damaged, or in which we find no table, is not refused outright: the error
-says ``needs_manual=True`` and the upload keeps the original for someone to key in the lines.
+"row 2003" for page 2, row 3, and each line also carries its ``page``. Columns printed without
+rules, wrapped descriptions and the page furniture are sorted out first (``pdf_layout``). A
+PDF that breaks the sandbox's limits, is damaged, or in which we find no table, is not refused
+outright: the error says ``needs_manual=True`` and the upload keeps the original for someone
+to key in the lines.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 from pathlib import Path
 
 from apps.quotes.parsing.errors import QuoteParseError
+from apps.quotes.parsing.pdf_layout import ROWS_PER_PAGE, page_rows_read
 from apps.quotes.parsing.sandbox import SandboxLimitError, SandboxLimits, sandbox_run
 from apps.quotes.parsing.schemas import ParsedQuote
 from apps.quotes.parsing.table import TableOptions, quote_from_rows
@@ -24,9 +27,6 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 def _printable(cell: object) -> str:
     """A PDF's text without control characters (PostgreSQL refuses U+0000)."""
     return _CONTROL_RE.sub("", str(cell))
-
-
-ROWS_PER_PAGE = 1000
 
 
 def pdf_parse(data: bytes, *, file_name: str, limits: SandboxLimits | None = None) -> ParsedQuote:
@@ -53,10 +53,10 @@ def pdf_parse(data: bytes, *, file_name: str, limits: SandboxLimits | None = Non
         raise QuoteParseError(
             f"{result['error']}; enter the lines by hand", file=file_name, needs_manual=True
         )
-    rows = []
-    for page in result.get("pages", []):
-        for index, cells in enumerate(page.get("rows", [])[: ROWS_PER_PAGE - 1], start=1):
-            rows.append((page["page"] * ROWS_PER_PAGE + index, [_printable(c) for c in cells]))
+    rows = [
+        (number, [_printable(c) for c in cells])
+        for number, cells in page_rows_read(result.get("pages", []))
+    ]
     if not rows:
         raise QuoteParseError(
             "the PDF has no text (a scan?); enter the lines by hand",

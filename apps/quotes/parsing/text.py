@@ -1,11 +1,14 @@
-"""Bytes → text for CSV quotes, with one documented fallback and no silent mojibake.
+"""Bytes → text for CSV quotes, with documented fallbacks and no silent mojibake.
 
 Order: a UTF-16 BOM (Excel's "Unicode Text" export) → UTF-16; a UTF-8 BOM → UTF-8 with the
 BOM removed (so the first header is exactly "sku", not "\\ufeffsku"); valid UTF-8 → UTF-8;
-otherwise Windows-1252 (what Excel on a German or French Windows writes for "CSV"), and the
-result says ``encoding_fallback=True`` so the upload page shows a preview before anyone trusts
-"Stück" and "€". Bytes that are neither — NUL bytes, control characters, undefined cp1252
-bytes — are "not a valid CSV".
+UTF-16 without a BOM (every other byte NUL in an ASCII header) → UTF-16; otherwise the legacy
+code page whose text reads most plausibly (``charsets``): Windows-1252 (what Excel on a German
+or French Windows writes for "CSV"), Shift-JIS, EUC-KR, GBK or Big5 (Excel in Japan, Korea,
+China, Taiwan). Such a result says ``encoding_fallback=True`` and names the code page in a
+warning, so the upload page shows a preview before anyone trusts "Stück", "€" or "数量". Bytes
+that are none of them — NUL bytes, control characters, bytes no code page reads — are "not a
+valid CSV".
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import codecs
 import re
 
+from apps.quotes.parsing.charsets import ENCODING_NAMES, legacy_decode
 from apps.quotes.parsing.errors import QuoteParseError
 
 #: Control characters no spreadsheet export writes (tab, CR and LF are fine; so is a trailing
@@ -26,17 +30,37 @@ def _row_of(text: str, index: int) -> int:
     return text.count("\n", 0, index) + 1
 
 
+def _utf16_without_bom(data: bytes) -> str | None:
+    """ "utf-16-le"/"utf-16-be" when the first bytes are ASCII text in UTF-16 (a NUL after or
+    before every character of "Part Number\tQty"), else None."""
+    head = data[:200] if len(data) % 2 == 0 else b""
+    if len(head) < 8:
+        return None
+    for encoding, nul_at, text_at in (("utf-16-le", 1, 0), ("utf-16-be", 0, 1)):
+        nuls, chars = head[nul_at::2], head[text_at::2]
+        if not nuls.strip(b"\x00") and all(0x09 <= c < 0x7F for c in chars):
+            return encoding
+    return None
+
+
+def _decode_utf16(data: bytes, encoding: str, *, file_name: str) -> str:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        raise QuoteParseError(
+            "not a valid CSV: the file starts like UTF-16 text but is not", file=file_name
+        ) from None
+
+
 def text_decode(data: bytes, *, file_name: str) -> tuple[str, str, bool, list[str]]:
-    """Decode a CSV upload; return (text, encoding, used_cp1252_fallback, warnings)."""
+    """Decode a CSV upload; return (text, encoding, used_a_legacy_code_page, warnings)."""
     warnings: list[str] = []
     fallback = False
+    unmarked_utf16 = _utf16_without_bom(data)
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            text, encoding = data.decode("utf-16"), "utf-16"
-        except UnicodeDecodeError:
-            raise QuoteParseError(
-                "not a valid CSV: the file starts like UTF-16 text but is not", file=file_name
-            ) from None
+        text, encoding = _decode_utf16(data, "utf-16", file_name=file_name), "utf-16"
+    elif unmarked_utf16:
+        text, encoding = _decode_utf16(data, unmarked_utf16, file_name=file_name), unmarked_utf16
     else:
         nul = data.find(b"\x00")
         if nul >= 0:
@@ -55,20 +79,20 @@ def text_decode(data: bytes, *, file_name: str) -> tuple[str, str, bool, list[st
         else:
             try:
                 text, encoding = data.decode("utf-8"), "utf-8"
-            except UnicodeDecodeError:
-                try:
-                    text, encoding = data.decode("cp1252"), "cp1252"
-                except UnicodeDecodeError as exc:
+            except UnicodeDecodeError as exc:
+                reading = legacy_decode(data)
+                if reading is None:
                     raise QuoteParseError(
-                        "not a valid CSV: the text is neither UTF-8 nor Windows-1252; "
-                        "save as CSV UTF-8",
+                        "not a valid CSV: the text is neither UTF-8 nor Windows-1252, "
+                        "Shift-JIS, EUC-KR, GBK or Big5; save as CSV UTF-8",
                         file=file_name,
                         row=data.count(b"\n", 0, exc.start) + 1,
                     ) from None
+                text, encoding = reading.text, reading.encoding
                 fallback = True
                 warnings.append(
-                    "the file is not UTF-8; read as Windows-1252 — check the preview "
-                    "(save as CSV UTF-8 to avoid this)"
+                    f"the file is not UTF-8; read as {ENCODING_NAMES[encoding]} — check the "
+                    "preview (save as CSV UTF-8 to avoid this)"
                 )
     text = text.rstrip("\x1a")
     bad = _CONTROL_RE.search(text)

@@ -11,7 +11,9 @@ A workbook's actual extent is checked before its lines are used (``extent.sheet_
 one value at ``XFD1048576`` would make calamine allocate ~550 GB): the web process checks it
 while the sandbox child opens the workbook (``sheet_reader.sheet_parse``), a read in one process
 (tests, benchmarks) checks it first. Text cells lose their control characters (``_x0000_`` is
-Excel's escape for NUL, which PostgreSQL refuses).
+Excel's escape for NUL, which PostgreSQL refuses). Hidden columns are not read, hidden rows
+are named, formulas a program saved without their values are computed when simple
+(``sheet_xml``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from apps.quotes.parsing.extent import sheet_extent_check
 from apps.quotes.parsing.headers import header_map, is_header
 from apps.quotes.parsing.metadata import date_normalize, day_first, metadata_read
 from apps.quotes.parsing.schemas import DetectedType, ParsedQuote
+from apps.quotes.parsing.sheet_xml import sheet_xml_apply
 from apps.quotes.parsing.table import (
     HEADER_SCAN_ROWS,
     MAX_COLUMNS,
@@ -239,6 +242,12 @@ def xlsx_parse(
             said = [f"read sheet {meta.name!r}, as chosen"]
         else:
             said = [f"read sheet {meta.name!r}"] if meta is not ordered[0] else []
+        if kind == "xlsx":
+            start = workbook.get_sheet_by_name(meta.name).start
+            first_column = start[1] + 1 if start else 1
+            header_row = rows[_header_at(rows) or 0][0]
+            rows, noted = sheet_xml_apply(data, meta.name, rows, first_column, header_row)
+            said += noted
         opts = TableOptions(file_name=file_name, detected_type=kind, sheet=meta.name, warnings=said)
         parsed = quote_from_rows(rows, opts)
         _metadata_from_other_sheets(parsed, workbook, [m.name for m in ordered if m is not meta])
