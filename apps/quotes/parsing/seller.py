@@ -73,18 +73,19 @@ KNOWN_VENDORS: tuple[tuple[str, str], ...] = (
 # fmt: off
 #: Labels whose value is the seller.
 _SELLER_LABELS = frozenset({
-    "vendor", "supplier", "seller", "from", "reseller", "distributor", "sold by", "quoted by",
-    "issued by", "supplied by", "offered by", "provided by", "remit to", "remit payment to",
-    "please remit to", "payable to", "make checks payable to", "make cheques payable to",
-    "lieferant", "anbieter", "verkaufer", "fournisseur", "vendeur", "proveedor", "distribuidor",
-    "fornitore", "leverancier",
+    "vendor", "supplier", "seller", "from", "reseller", "distributor", "sold by", "issued by",
+    "authorized reseller", "authorised reseller", "authorized partner", "authorised partner",
+    "channel partner", "solution provider", "supplied by", "offered by", "provided by",
+    "remit to", "remit payment to", "please remit to", "payable to", "make checks payable to",
+    "make cheques payable to", "lieferant", "anbieter", "verkaufer", "fournisseur", "vendeur",
+    "proveedor", "distribuidor", "fornitore", "leverancier",
 })
 _CJK_SELLER_LABELS = frozenset({"販売店", "販売元", "発行元", "供应商", "供應商", "卖方", "賣方"})
 #: Labels naming a person, whose value names the seller only with a company beside the name.
 _PERSON_LABELS = frozenset({
-    "prepared by", "created by", "sales rep", "sales representative", "account manager",
-    "account executive", "account exec", "sales engineer", "consultant", "contact",
-    "your contact", "sales contact", "ansprechpartner", "bearbeiter", "interlocuteur",
+    "prepared by", "quoted by", "created by", "sales rep", "sales representative",
+    "account manager", "account executive", "account exec", "sales engineer", "consultant",
+    "contact", "your contact", "sales contact", "ansprechpartner", "bearbeiter", "interlocuteur",
 })
 #: Labels of the customer's block: never the seller.
 _CUSTOMER_LABELS = frozenset({
@@ -167,13 +168,19 @@ _VIA = re.compile(r"^(?:.*\s)?(?:via|through|c/o)\s+(\S.*)$")
 _THANKS = re.compile(
     r"thank you for (?:choosing|selecting|considering|your (?:business|order|purchase|"
     r"interest in)|shopping (?:at|with)|purchasing from|the opportunity)"
-    r"(?:\s+(?:with|from))?\s*[-–—,:!.]*\s*(?P<name>.+?)\s*[!.]?$",
+    r"(?:\s+(?:with|from))?\s*[-–—,:!.]*\s*(?P<name>.+)$",
     re.IGNORECASE,
 )
 _THANKS_FROM = re.compile(r"^(?P<name>.+?)\s+thanks you\b", re.IGNORECASE)
 _AT_COMPANY = re.compile(
     r"\b(?:account manager|account executive|sales (?:rep|representative|engineer|team|"
     r"contact)|contact|team|consultant)\s+at\s+(?P<name>[^,:;()]+)",
+    re.IGNORECASE,
+)
+#: "Quote prepared by Orion HPC Ltd for Acme Bank": the company after "by".
+_BY_COMPANY = re.compile(
+    r"\b(?:prepared|quoted|issued|supplied|provided|offered|sold)\s+by\s+(?P<name>.+?)"
+    r"(?:\s+(?:for|to)\s.*)?$",
     re.IGNORECASE,
 )
 _TEAM = re.compile(r"^(?:the\s+)?(.+?)\s+(?:team|sales team)$", re.IGNORECASE)
@@ -295,7 +302,12 @@ def _trim_commas(segment: str) -> str:
 
 
 def _clean(text: str) -> str:
-    return " ".join(text.split()).strip(" -–—|:;,!")[:120]
+    """Spaces and end punctuation off: "Exxact!" → "Exxact"; "Lambda, Inc." keeps its dot."""
+    text = " ".join(text.split()).strip(" -–—|:;,!")
+    last = text.rsplit(maxsplit=1)[-1] if text else ""
+    if text.endswith(".") and "".join(_words(last)) not in _LEGAL_WORDS and len(last) > 2:
+        text = text[:-1]
+    return text[:120]
 
 
 def company_in_line(text: str) -> tuple[str, int] | None:
@@ -337,15 +349,22 @@ def _title_prefix(segment: str) -> str | None:
     return name if words and _name_shape(name) else None
 
 
-def _domain_name(domain: str, texts: Sequence[str]) -> str | None:
-    """The seller an address names: the letterhead's words spelling it ("pugetsystems.com"
-    → "Puget Systems"), a vendor we know ("dell.com" → "Dell"), else the domain's own name
-    ("exxact.com" → "Exxact"); None for a mail service ("gmail.com")."""
+def _domain_label(domain: str) -> str | None:
+    """The name part of a domain: "sales.exxact.com" → "exxact", "boston.co.uk" →
+    "boston"; None for a mail service ("gmail.com")."""
     labels = domain.casefold().split(".")
     if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL:
         labels = labels[:-1]
     label = labels[-2] if len(labels) >= 2 else labels[0]
-    if label in _FREE_MAIL or len(label) < 2:
+    return None if label in _FREE_MAIL or len(label) < 2 else label
+
+
+def _domain_name(domain: str, texts: Sequence[str]) -> str | None:
+    """The seller an address names: the letterhead's words spelling it ("pugetsystems.com"
+    → "Puget Systems"), a vendor we know ("dell.com" → "Dell"), else the domain's own name
+    ("exxact.com" → "Exxact"); None for a mail service ("gmail.com")."""
+    label = _domain_label(domain)
+    if label is None:
         return None
     for text in texts:
         words = text.split()
@@ -386,8 +405,8 @@ def _company_in_value(value: str, *, seller: bool) -> str | None:
         if _name_shape(part) and _has_company_mark(part):
             return part
     for domain in emails:
-        if name := _domain_name(domain, [value]):
-            return name
+        if _domain_label(domain):
+            return f"@{domain}"  # named once the letterhead's words are all read
     if seller and parts and _name_shape(merged):
         return merged
     return None
@@ -403,18 +422,22 @@ class _Candidates:
 
     def __init__(self) -> None:
         self.found: list[tuple[int, int, str]] = []
+        self.texts: list[str] = []  # the words an address's name is looked up in
 
     def add(self, rank: int, name: str | None) -> None:
         if name and any(ch.isalpha() for ch in name):
             self.found.append((rank, len(self.found), name))
 
     def best(self) -> str:
-        if not self.found:
-            return ""
-        rank, _order, name = min(self.found)
-        if rank == COMPANY_LINE:
-            name = _past_the_logo(name, [n for r, _o, n in self.found if r == COMPANY_LINE])
-        return _spelled(name)
+        """The best-ranked seller; an address ("@exxact.com") named by the letterhead's words."""
+        for rank, _order, name in sorted(self.found):
+            if name.startswith("@"):
+                name = _domain_name(name[1:], self.texts) or ""
+            elif rank == COMPANY_LINE:
+                name = _past_the_logo(name, [n for r, _o, n in self.found if r == COMPANY_LINE])
+            if name:
+                return _spelled(name)
+        return ""
 
 
 def _past_the_logo(first: str, lines: list[str]) -> str:
@@ -493,6 +516,11 @@ def _read_anywhere(texts: Sequence[str], found: _Candidates, *, rank_offset: int
             found.add(
                 PERSON_COMPANY + rank_offset, _company_in_value(at.group("name"), seller=True)
             )
+        by = _BY_COMPANY.search(text)
+        if by:
+            found.add(
+                PERSON_COMPANY + rank_offset, _company_in_value(by.group("name"), seller=False)
+            )
         thanks = _THANKS.search(text) or _THANKS_FROM.match(text)
         if thanks:
             name = _clean(thanks.group("name"))
@@ -503,7 +531,7 @@ def _read_anywhere(texts: Sequence[str], found: _Candidates, *, rank_offset: int
     for text in texts:
         for address in [*_EMAIL.finditer(text), *_WEB.finditer(text)]:
             domain = next(group for group in address.groups() if group)
-            found.add(ADDRESS, _domain_name(domain, texts))
+            found.add(ADDRESS, f"@{domain}")
 
 
 def seller_read(
@@ -521,6 +549,7 @@ def seller_read(
             if kind == "seller":
                 found.add(CLOSING_LABEL, _company_in_value(value, seller=True))
         closing.extend(cell for position, cell in enumerate(cells) if position not in taken)
+    found.texts = [*texts, *closing]
     _read_anywhere(texts, found)
     _read_anywhere(closing, found, rank_offset=CLOSING_LABEL - PERSON_COMPANY)
     for text in texts:

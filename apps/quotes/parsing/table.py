@@ -163,7 +163,8 @@ def quote_from_rows(rows: Iterable[NumberedRow], opts: TableOptions) -> ParsedQu
         if index < len(cells) and isinstance(cell := cells[index], str)
     ]
     decimal_separator = decimal_separator_detect(money_texts, default=opts.decimal_default)
-    currency = _currency_choose(meta, column_names, data_rows[:200], money_columns, warnings)
+    stated = _currency_choose(meta, column_names, data_rows[:200], money_columns, warnings)
+    currency = stated or "USD"
 
     header_width = len(rows[header_pos][1])
     lines, totals = _lines_read(
@@ -197,7 +198,7 @@ def quote_from_rows(rows: Iterable[NumberedRow], opts: TableOptions) -> ParsedQu
         quote_number=meta.get("quote_number", ""),
         quote_date=date_normalize(
             meta.get("quote_date", ""),
-            day_first=day_first(decimal_separator, currency, day_first_labels="date_order" in meta),
+            day_first=day_first(decimal_separator, stated, day_first_labels="date_order" in meta),
         ),
         currency=currency,
         encoding=opts.encoding,
@@ -224,9 +225,10 @@ def _currency_choose(
     data_rows: Sequence[NumberedRow],
     money_columns: Sequence[int],
     warnings: list[str],
-) -> str:
+) -> str | None:
     """Currency by authority: a "Currency:" title row, then the price headers
-    ("Unit Price (EUR)"), then symbols in the amounts ("€ 265.000,00"); USD when none."""
+    ("Unit Price (EUR)"), then symbols in the amounts ("€ 265.000,00"); None when none (the
+    quote is read as USD, but its dates are not read as American)."""
     seen: list[str] = []
     if meta.get("currency"):
         seen.append(meta["currency"])
@@ -242,7 +244,7 @@ def _currency_choose(
                 if code:
                     seen.append(code)
     if not seen:
-        return "USD"
+        return None
     if len(set(seen)) > 1:
         warnings.append(
             f"several currencies named ({', '.join(sorted(set(seen)))}); using {seen[0]}"
