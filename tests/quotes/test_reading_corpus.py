@@ -20,6 +20,7 @@ import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.intake import QuoteIntake, quote_intake
+from apps.quotes.parsing.seller import vendor_normalize
 
 BOMS = Path(__file__).resolve().parent.parent / "fixtures" / "boms"
 FOLDERS = sorted(p for p in BOMS.iterdir() if (p / "expect.json").exists())
@@ -122,6 +123,17 @@ def test_title_block_and_total(folder: Path, catalog: CatalogSnapshot) -> None:
         expect["currency"],
     )
     assert intake.summary.total == Decimal(expect["total"])
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
+def test_vendor(folder: Path, catalog: CatalogSnapshot) -> None:
+    # The seller the letterhead names, as a reader of the quote names it: the reseller,
+    # never the maker in its tagline or lines ("Summit Ridge Systems, Inc. - Supermicro
+    # Premier Partner" is Summit Ridge's), never the customer. Compared through
+    # vendor_normalize: "EXXACT CORPORATION" and "Exxact Corporation" are one seller.
+    vendor = _intake(folder, catalog).parsed.vendor
+    assert vendor
+    assert vendor_normalize(vendor) == vendor_normalize(_expect(folder)["vendor"])
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from apps.quotes.parsing.cells import Cell, NumberedRow, cell_number, cell_text
+from apps.quotes.parsing.dates import date_normalize, day_first
 from apps.quotes.parsing.errors import QuoteParseError
 from apps.quotes.parsing.headers import header_language_hint, header_map, is_header
-from apps.quotes.parsing.metadata import date_normalize, day_first, metadata_read
+from apps.quotes.parsing.metadata import metadata_read
 from apps.quotes.parsing.numbers import (
     amount_parse,
     currency_detect,
@@ -26,6 +27,7 @@ from apps.quotes.parsing.numbers import (
     quantity_parse,
 )
 from apps.quotes.parsing.schemas import DetectedType, ParsedLine, ParsedQuote, SkippedRow
+from apps.quotes.parsing.seller import seller_read
 from apps.quotes.parsing.summary import Totals, summary_amount, summary_kind, tax_total_row
 
 MAX_DATA_ROWS = 20_000
@@ -35,6 +37,9 @@ MAX_CELL_CHARS = 10_000
 HEADER_SCAN_ROWS = 60
 #: Lines per batch handed to the line sink (``lines_streamed``).
 LINE_BATCH = 1000
+#: Rows after the last line read for the seller's sign-off ("Remit to", "Thank you for
+#: your business - Lambda, Inc.").
+CLOSING_ROWS = 15
 
 #: Who receives each batch of lines as soon as it is read: the sandbox child writes them to
 #: the parent, which matches them while the child reads on (``sheet_worker.py``).
@@ -158,7 +163,8 @@ def quote_from_rows(rows: Iterable[NumberedRow], opts: TableOptions) -> ParsedQu
         if index < len(cells) and isinstance(cell := cells[index], str)
     ]
     decimal_separator = decimal_separator_detect(money_texts, default=opts.decimal_default)
-    currency = _currency_choose(meta, column_names, data_rows[:200], money_columns, warnings)
+    stated = _currency_choose(meta, column_names, data_rows[:200], money_columns, warnings)
+    currency = stated or "USD"
 
     header_width = len(rows[header_pos][1])
     lines, totals = _lines_read(
@@ -176,6 +182,11 @@ def quote_from_rows(rows: Iterable[NumberedRow], opts: TableOptions) -> ParsedQu
         )
     if "quantity" not in mapping:
         warnings.append("no quantity column: quantities are left empty")
+    closing_rows = [
+        [cell_text(cell) for cell in cells]
+        for number, cells in data_rows[-CLOSING_ROWS:]
+        if not lines or number > lines[-1].source_row
+    ]
     if not lines:
         raise QuoteParseError(
             "no quote lines found below the header", file=opts.file_name, row=header_row
@@ -183,10 +194,11 @@ def quote_from_rows(rows: Iterable[NumberedRow], opts: TableOptions) -> ParsedQu
     return ParsedQuote(
         file_name=opts.file_name,
         detected_type=opts.detected_type,
-        vendor=meta.get("vendor", ""),
+        vendor=seller_read(title_rows, closing_rows) if closing_rows else meta.get("vendor", ""),
         quote_number=meta.get("quote_number", ""),
         quote_date=date_normalize(
-            meta.get("quote_date", ""), day_first=day_first(decimal_separator, currency)
+            meta.get("quote_date", ""),
+            day_first=day_first(decimal_separator, stated, day_first_labels="date_order" in meta),
         ),
         currency=currency,
         encoding=opts.encoding,
@@ -213,9 +225,10 @@ def _currency_choose(
     data_rows: Sequence[NumberedRow],
     money_columns: Sequence[int],
     warnings: list[str],
-) -> str:
+) -> str | None:
     """Currency by authority: a "Currency:" title row, then the price headers
-    ("Unit Price (EUR)"), then symbols in the amounts ("€ 265.000,00"); USD when none."""
+    ("Unit Price (EUR)"), then symbols in the amounts ("€ 265.000,00"); None when none (the
+    quote is read as USD, but its dates are not read as American)."""
     seen: list[str] = []
     if meta.get("currency"):
         seen.append(meta["currency"])
@@ -231,7 +244,7 @@ def _currency_choose(
                 if code:
                     seen.append(code)
     if not seen:
-        return "USD"
+        return None
     if len(set(seen)) > 1:
         warnings.append(
             f"several currencies named ({', '.join(sorted(set(seen)))}); using {seen[0]}"

@@ -27,10 +27,11 @@ import python_calamine
 
 from apps.quotes.parsing.archive import archive_inspect
 from apps.quotes.parsing.cells import Cell, NumberedRow, cell_text
+from apps.quotes.parsing.dates import date_normalize, day_first
 from apps.quotes.parsing.errors import QuoteParseError, SheetCandidate, SheetChoiceNeeded
 from apps.quotes.parsing.extent import sheet_extent_check
 from apps.quotes.parsing.headers import header_map, is_header
-from apps.quotes.parsing.metadata import date_normalize, day_first, metadata_read
+from apps.quotes.parsing.metadata import metadata_read
 from apps.quotes.parsing.schemas import DetectedType, ParsedQuote
 from apps.quotes.parsing.sheet_xml import sheet_xml_apply
 from apps.quotes.parsing.table import (
@@ -299,7 +300,11 @@ def _metadata_from_other_sheets(
         if not parsed.quote_date and meta.get("quote_date"):
             parsed.quote_date = date_normalize(
                 meta["quote_date"],
-                day_first=day_first(parsed.decimal_separator, parsed.currency),
+                day_first=day_first(
+                    parsed.decimal_separator,
+                    parsed.currency,
+                    day_first_labels="date_order" in meta,
+                ),
             )
         if not parsed.vendor and meta.get("vendor"):
             parsed.vendor = meta["vendor"]
