@@ -32,16 +32,23 @@ from dataclasses import dataclass
 from typing import Literal
 
 from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
-from apps.quotes.bom_blocks import ends_flat_block, shared_by_systems, trays_as_racks
+from apps.quotes.bom_blocks import (
+    ends_flat_block,
+    rack_parts_join,
+    shared_by_systems,
+    trays_as_racks,
+)
+from apps.quotes.bom_bundles import bundles_open
+from apps.quotes.bom_fittings import fitting_read, made_for_a_system
+from apps.quotes.bom_layouts import bought_beside, selections_read
+from apps.quotes.bom_quantities import QuoteFacts, system_members
 from apps.quotes.bom_rows import Row, line_row, rows_from
 from apps.quotes.bom_systems import (
     ChildQuantities,
-    QuoteFacts,
     SystemReading,
     corrected,
     quoted,
     read_system,
-    system_members,
     system_name,
 )
 from apps.quotes.bom_words import (
@@ -239,6 +246,8 @@ def _match_pass(row: Row, match: LineMatch | None) -> None:
     if match is None or match.part is None or match.match in ("none", "ambiguous", "fuzzy"):
         return
     confirmed = match.reason == "confirmed for this vendor"
+    if not confirmed and made_for_a_system(row.text):
+        return  # "VESA bracket for DGX Spark" names the system it fits, is not it
     part = match.part
     if part.kind in ("system", "chassis") and part.system:
         row.spec_key = part.system
@@ -319,6 +328,7 @@ def _first_pass(row: Row, families: _Families) -> None:
         _board_named_by_part(row, families)
         return
     _line_first_pass(row, families)
+    fitting_read(row)  # "DGX Spark stacking kit" is the kit
     if row.head_category != "freight":
         mention = None if row.gpu is None else (row.gpu.key, row.gpu.count, row.gpu.board)
         families.first_passes[key] = (
@@ -578,10 +588,8 @@ def _nest(rows: list[Row]) -> None:
                 )
             ):
                 parent = current_system
-            elif row.role in ("accessory", "service") and row.line is not None and row.priced:
-                # A priced line beside the system ends its block: the adapter after a GB10
-                # mini PC and its cables is bought beside it, not configured into it.
-                current_system = None
+            elif bought_beside(row, system):
+                current_system = None  # bought beside it, not configured into it
         row.parent = parent
         if row.role == "system" and row.parent is None:
             current_system = row.index
@@ -666,6 +674,7 @@ def bom_read(
         _first_pass(row, families)
         if matches is not None and row.line is not None and row.line <= len(matches):
             _match_pass(row, matches[row.line - 1])
+    selections_read(rows)
     corrections = corrections or {}
     for row in rows:
         fix = corrections.get(row.line) if row.line is not None else None
@@ -674,6 +683,8 @@ def bom_read(
     trays_as_racks(rows, catalog, families.find)
     _one_total(rows)
     _nest(rows)
+    bundles_open(rows)
+    rack_parts_join(rows)
     _refine(rows, families)
     for row in rows:  # a correction wins over position too
         fix = corrections.get(row.line) if row.line is not None else None
