@@ -8,7 +8,8 @@ beside their parts, all numbered one level under it (1.0.10 X440p node, 1.0.11 i
 ``bundles_open`` reads such a parent as a banner (a note) and gives each system in it the
 parts listed after it, until the next system or enclosure; those parts' quantities count the
 order as the system's own does (``Row.parts_beside``). A line numbered under the bundle that
-nothing names is one of its parts, not an accessory beside it.
+nothing names is one of its parts, not an accessory beside it; a GPU-less system in a bundle
+whose other systems carry the GPUs (the X210c compute node that hosts the X440p) is a part too.
 
 Pure: no ORM, no Django.
 """
@@ -64,3 +65,21 @@ def bundles_open(rows: list[Row]) -> None:
                 system = None  # an enclosure after a system is the bundle's, not the system's
             elif system is not None and child.role in _PART_ROLES:
                 child.parent = system.index
+        _hosts_as_parts(row, inside, rows)
+
+
+def _hosts_as_parts(bundle: Row, inside: list[Row], rows: list[Row]) -> None:
+    """A GPU-less system in a bundle whose other systems carry the GPUs is their host, a
+    part of the bundle: the X210c compute node ("UCS X210c M7 Compute Node") drives the
+    X440p PCIe node paired with it, whose GPUs are the order's."""
+    systems = [child for child in inside if child.role == "system"]
+    engines = {r.parent for r in rows if r.role in ("gpu_card", "gpu_board")}
+    carrying = [s for s in systems if s.index in engines or (s.gpu and s.gpu.count)]
+    if not carrying:
+        return
+    for system in systems:
+        if system not in carrying:
+            system.role, system.parts_beside = "component", False
+            for part in rows:
+                if part.parent == system.index:
+                    part.parent = bundle.index

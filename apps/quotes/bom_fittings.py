@@ -16,7 +16,8 @@ from __future__ import annotations
 from apps.quotes.bom_rows import Row
 from apps.quotes.bom_words import head, head_category, words_of
 
-#: Nouns of things made to hold, carry, connect or power a machine.
+#: Nouns of things made to hold, mount or power a machine that ``head_category`` does not
+#: already read as accessories (a case, a dock, a cable are accessories by their noun).
 _FITTINGS = frozenset(
     {
         "bracket",
@@ -27,24 +28,14 @@ _FITTINGS = frozenset(
         "stands",
         "holder",
         "holders",
-        "cover",
-        "covers",
         "sleeve",
         "sleeves",
         "strap",
         "straps",
-        "case",
-        "cases",
-        "bag",
-        "bags",
-        "dock",
-        "docks",
         "adapter",
         "adapters",
         "charger",
         "chargers",
-        "cable",
-        "cables",
         "hub",
         "hubs",
     }
@@ -70,7 +61,10 @@ def made_for_a_system(text: str) -> bool:
             )
         if word in _FITTINGS:
             return True
-        if head_category(word) in _MACHINES:
+        category = head_category(word)
+        if category == "accessory":
+            return True  # "DGX Spark carrying case"
+        if category in _MACHINES:
             return False  # "4U rack mount server": the server
     return False
 

@@ -159,10 +159,11 @@ def _structure_columns(parsed: ParsedQuote) -> tuple[int | None, int | None, int
         if not values:
             continue
         folded = re.sub(r"[^a-z]", "", name.casefold())
-        if number_col is None and _numbers_items(_item_values(parsed, col)):
+        items = _item_values(parsed, col)
+        if number_col is None and _numbers_items(items):
             # Only numbering with levels (1.1, 10.1, 1-2) says how lines nest; a plain
             # counter (1, 2, 3 or 0001) does not.
-            if any(not v.isdigit() for v in values):
+            if any(not v.isdigit() for v in items):
                 number_col = col
             continue
         if group_col is None and folded in ("configname", "config", "configuration", "group"):

@@ -76,6 +76,22 @@ def test_an_enclosure_after_a_gpu_node_is_the_bundles(catalog: CatalogSnapshot) 
     assert roles(intake) == ["note", "system", "gpu_card", "chassis", "component"]
 
 
+def test_a_gpu_less_node_in_the_bundle_hosts_the_gpu_node(catalog: CatalogSnapshot) -> None:
+    # "Compute Node" with no "w/o CPU" after it reads as a server on its own; in a bundle
+    # whose PCIe node carries the GPUs it is that node's host, a part of the order (Cisco
+    # pairs each X440p with a compute node), not a second, GPU-less system
+    intake = read(
+        catalog,
+        X_SERIES.replace(
+            '"UCS X210c M7 Compute Node 2S w/o CPU, Mem"', "UCS X210c M7 Compute Node"
+        ),
+        header=CCW,
+    )
+    (system,) = intake.systems
+    assert (system.quantity, system.gpus_per_system) == (2, 2)
+    assert roles(intake)[2:4] == ["component", "component"]
+
+
 def _row(index: int, text: str, role: str = "system", part: str = "") -> Row:
     row = Row(index=index, source_row=index + 1, line=index + 1, text=text, part_number=part)
     row.role = role  # type: ignore[assignment]
