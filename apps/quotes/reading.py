@@ -17,9 +17,11 @@ A line's role comes from its structure, never from a word somewhere in its text:
 - its **position**: item numbers (1, 1.1, 1.0.1, 10/10.1, 1-1), indentation, a configuration
   column, and the system line the block sits under.
 
-Whether a system's child quantities are per system or order totals, and what the system
-contains, is read in ``apps.quotes.bom_systems``; the words and patterns of a line in
-``apps.quotes.bom_words``; the quote's rows in ``apps.quotes.bom_rows``.
+Whether a system's child quantities are per system or order totals is read in
+``apps.quotes.bom_quantities``, what the system contains in ``apps.quotes.bom_systems``; the
+words and patterns of a line in ``apps.quotes.bom_words``; the quote's rows in
+``apps.quotes.bom_rows``; ordering bundles in ``bom_bundles``, what a layout's own columns say
+in ``bom_layouts``, things made for a machine in ``bom_fittings``.
 
 Pure: no ORM, no Django.
 """
