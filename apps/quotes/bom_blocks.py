@@ -4,7 +4,8 @@ A flat list (no sub-numbers, no indentation) nests a system's parts by position:
 after a system line is the system's until something ends the block. A separately priced service
 ends it (``ends_flat_block``); a priced part whose count cannot be split over the systems serves
 them all (``shared_by_systems``); and compute trays of a rack-scale platform with no rack line
-above them are the racks (``trays_as_racks``).
+above them are the racks (``trays_as_racks``); the rack's switch trays and power shelves
+numbered as their own items after those trays are the rack's parts (``rack_parts_join``).
 
 Pure: no ORM, no Django.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
+from apps.quotes.bom_layouts import same_servers
 from apps.quotes.bom_rows import Row
 
 
@@ -29,6 +31,7 @@ def ends_flat_block(row: Row, system: Row) -> bool:
         and row.indent == 0
         and row.priced
         and row.group == system.group
+        and not same_servers(row, system)  # Aspen's warranty "1 per server × 2 servers"
     )
 
 
@@ -104,3 +107,22 @@ def _trays_per_rack(domain: int, per_tray: int, quantity: int) -> int:
     0 when they do not (4 GB200 NVL4 blades are not a part of a rack)."""
     trays, rest = divmod(domain, per_tray)
     return trays if not rest and trays > 1 and quantity % trays == 0 else 0
+
+
+def rack_parts_join(rows: list[Row]) -> None:
+    """The parts listed as their own items after a rack bought as its trays are the rack's:
+    Dell's "2 PowerEdge XE9712 Server × 18" (one GB200 NVL72) then "3 NVLink Switch Tray × 9"
+    and "4 IR7000 power shelf × 8" are one rack with its switch trays and power shelves, not
+    loose parts beside it. The run of top-level parts right after the rack's block joins it,
+    up to the first line that is not a part (a service, an accessory, a total). Runs on
+    nested rows (``Row.parent`` set)."""
+    rack: Row | None = None
+    for row in rows:
+        if row.role == "system" and row.parent is None:
+            rack = row if row.units_per_system > 1 else None
+        elif rack is None or row.parent is not None:
+            continue
+        elif row.line is not None and row.role == "component":
+            row.parent = rack.index
+        else:
+            rack = None

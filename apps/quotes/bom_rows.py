@@ -45,6 +45,13 @@ class Row:
     #: Quoted units that make one system: 18 for the compute-tray line of NVL72 racks bought
     #: as their parts (72 trays are 4 racks); 1 for any other line.
     units_per_system: int = 1
+    #: The system's parts are listed beside it, not under it, in a bundle whose lines all
+    #: count the order (``bom_bundles``): their quantities are totals, as its own is.
+    parts_beside: bool = False
+    #: A configurator's module for the line ("Memory DIMM Type and Speed"), from its column.
+    module: str = ""
+    #: The systems a "Qty per Server | Servers" line is for (its "Servers" cell).
+    servers: int | None = None
 
     @property
     def priced(self) -> bool:
@@ -60,6 +67,7 @@ def rows_from(parsed: ParsedQuote) -> list[Row]:
     items += [(s.source_row, s, None) for s in parsed.skipped]
     items.sort(key=lambda item: item[0])
     number_col, group_col, type_col = _structure_columns(parsed)
+    module_col, servers_col = _module_column(parsed), _servers_column(parsed)
     rows: list[Row] = []
     for index, (source_row, item, line) in enumerate(items):
         if isinstance(item, SkippedRow):
@@ -82,9 +90,7 @@ def rows_from(parsed: ParsedQuote) -> list[Row]:
                 item,
                 index=len(rows),
                 line=line,
-                number=cells[number_col].strip()
-                if number_col is not None and number_col < len(cells)
-                else "",
+                number=_item_number(cells, number_col),
                 group=cells[group_col].strip()
                 if group_col is not None and group_col < len(cells)
                 else "",
@@ -92,6 +98,11 @@ def rows_from(parsed: ParsedQuote) -> list[Row]:
         )
         if type_col is not None and type_col < len(cells):
             rows[-1].line_type = cells[type_col].strip()
+        if module_col is not None and module_col < len(cells):
+            rows[-1].module = cells[module_col].strip()
+        if servers_col is not None and servers_col < len(cells):
+            count = cells[servers_col].strip()
+            rows[-1].servers = int(count) if count.isdigit() else None
         del index
     return rows
 
@@ -147,12 +158,12 @@ def _structure_columns(parsed: ParsedQuote) -> tuple[int | None, int | None, int
         ]
         if not values:
             continue
-        numbered = sum(1 for v in values if NUMBERING.match(v))
         folded = re.sub(r"[^a-z]", "", name.casefold())
-        if number_col is None and numbered == len(values) and len(values) >= 2:
+        items = _item_values(parsed, col)
+        if number_col is None and _numbers_items(items):
             # Only numbering with levels (1.1, 10.1, 1-2) says how lines nest; a plain
             # counter (1, 2, 3 or 0001) does not.
-            if any(not v.isdigit() for v in values):
+            if any(not v.isdigit() for v in items):
                 number_col = col
             continue
         if group_col is None and folded in ("configname", "config", "configuration", "group"):
@@ -160,3 +171,53 @@ def _structure_columns(parsed: ParsedQuote) -> tuple[int | None, int | None, int
         elif type_col is None and folded in _TYPE_HEADERS:
             type_col = col
     return number_col, group_col, type_col
+
+
+def _item_values(parsed: ParsedQuote, col: int) -> list[str]:
+    """A column's values on the lines that sell something (a part number or a quantity): a
+    money row the parser kept as a line ("Valid through: 18-Aug-2026 ... Product Total") has
+    no item number."""
+    return [
+        line.raw_cells[col].strip()
+        for line in parsed.lines
+        if col < len(line.raw_cells)
+        and line.raw_cells[col].strip()
+        and (line.part_number or line.quantity is not None)
+    ]
+
+
+def _numbers_items(values: list[str]) -> bool:
+    """Whether a column's values number the lines: every one an item number (1, 1.1, 1.0.3,
+    10-1), and not one value on every line. Cisco's "Disc(%)" column reads 38.00 on each of
+    its lines: a discount, not 20 lines all numbered "38.00"."""
+    if len(values) < 2 or not all(NUMBERING.match(v) for v in values):
+        return False
+    return len(values) < 3 or len(set(values)) > 1
+
+
+def _item_number(cells: list[str], col: int | None) -> str:
+    """A line's item number in the numbering column; "" where the column holds something
+    else (a money row's "Valid through: 18-Aug-2026")."""
+    value = cells[col].strip() if col is not None and col < len(cells) else ""
+    return value if NUMBERING.match(value) else ""
+
+
+#: Header names of a configurator's module column: Dell's "Group Name | Module Name | Option
+#: Name" export names each option's module ("Memory DIMM Type and Speed").
+_MODULE_HEADERS = frozenset({"modulename", "module", "category", "componentcategory"})
+
+
+def _module_column(parsed: ParsedQuote) -> int | None:
+    """The module column, by its name, when the parser did not map it."""
+    mapped = set(parsed.column_map.values())
+    for col, name in enumerate(parsed.header_cells):
+        if name not in mapped and re.sub(r"[^a-z]", "", name.casefold()) in _MODULE_HEADERS:
+            return col
+    return None
+
+
+def _servers_column(parsed: ParsedQuote) -> int | None:
+    """The "Servers" column of a "Qty per Server | Servers" layout (the parser's
+    ``system_count``), by its name."""
+    name = parsed.column_map.get("system_count")
+    return parsed.header_cells.index(name) if name in parsed.header_cells else None

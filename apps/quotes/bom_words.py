@@ -371,8 +371,12 @@ _GPU_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"snapdragon\s*8\s*elite", "snapdragon-8-elite"),
     (r"\ba18\s*pro\b", "apple-a18-pro"),
     (r"rtx\s*6000\s*ada", "rtx-6000-ada"),
-    # a DGX Station's GB300 "Desktop Superchip", not the GB300 of an NVL72 rack tray
-    (r"\bgb300\b[^,;]*?\bdesktop\b", "gb300-desktop"),
+    # a DGX Station's GB300 "Desktop Superchip", not the GB300 of an NVL72 rack tray; any
+    # desk-side "...Station" built on it ("MSI XpertStation WS300, NVIDIA GB300") is one
+    (
+        r"\bgb300\b[^,;]*?(?:\bdesktop|station)\b|(?:\bdesktop|station)\b[^;]*?\bgb300\b",
+        "gb300-desktop",
+    ),
     (r"\bgb300\b", "gb300"),
     (r"\bgb200\b", "gb200"),
     (r"\bgb10\b", "gb10"),

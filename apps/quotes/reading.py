@@ -17,9 +17,11 @@ A line's role comes from its structure, never from a word somewhere in its text:
 - its **position**: item numbers (1, 1.1, 1.0.1, 10/10.1, 1-1), indentation, a configuration
   column, and the system line the block sits under.
 
-Whether a system's child quantities are per system or order totals, and what the system
-contains, is read in ``apps.quotes.bom_systems``; the words and patterns of a line in
-``apps.quotes.bom_words``; the quote's rows in ``apps.quotes.bom_rows``.
+Whether a system's child quantities are per system or order totals is read in
+``apps.quotes.bom_quantities``, what the system contains in ``apps.quotes.bom_systems``; the
+words and patterns of a line in ``apps.quotes.bom_words``; the quote's rows in
+``apps.quotes.bom_rows``; ordering bundles in ``bom_bundles``, what a layout's own columns say
+in ``bom_layouts``, things made for a machine in ``bom_fittings``.
 
 Pure: no ORM, no Django.
 """
@@ -32,16 +34,24 @@ from dataclasses import dataclass
 from typing import Literal
 
 from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
-from apps.quotes.bom_blocks import ends_flat_block, shared_by_systems, trays_as_racks
+from apps.quotes.bom_blocks import (
+    ends_flat_block,
+    rack_parts_join,
+    shared_by_systems,
+    trays_as_racks,
+)
+from apps.quotes.bom_bundles import bundles_open
+from apps.quotes.bom_fittings import fitting_read, made_for_a_system
+from apps.quotes.bom_layouts import bought_beside, selections_read
+from apps.quotes.bom_problems import loose_gpu_problems, unknown_accelerator_problems
+from apps.quotes.bom_quantities import QuoteFacts, system_members
 from apps.quotes.bom_rows import Row, line_row, rows_from
 from apps.quotes.bom_systems import (
     ChildQuantities,
-    QuoteFacts,
     SystemReading,
     corrected,
     quoted,
     read_system,
-    system_members,
     system_name,
 )
 from apps.quotes.bom_words import (
@@ -60,12 +70,10 @@ from apps.quotes.bom_words import (
     PER_UNIT_RE,
     SERVICE_PART,
     SLED_RE,
-    SPARE_RE,
     TAX_RE,
     TOTAL_RE,
     WAYS_RE,
     GpuMention,
-    accelerator_named,
     gpu_mention,
     head,
     head_category,
@@ -239,6 +247,8 @@ def _match_pass(row: Row, match: LineMatch | None) -> None:
     if match is None or match.part is None or match.match in ("none", "ambiguous", "fuzzy"):
         return
     confirmed = match.reason == "confirmed for this vendor"
+    if not confirmed and made_for_a_system(row.text):
+        return  # "VESA bracket for DGX Spark" names the system it fits, is not it
     part = match.part
     if part.kind in ("system", "chassis") and part.system:
         row.spec_key = part.system
@@ -319,6 +329,7 @@ def _first_pass(row: Row, families: _Families) -> None:
         _board_named_by_part(row, families)
         return
     _line_first_pass(row, families)
+    fitting_read(row)  # "DGX Spark stacking kit" is the kit
     if row.head_category != "freight":
         mention = None if row.gpu is None else (row.gpu.key, row.gpu.count, row.gpu.board)
         families.first_passes[key] = (
@@ -578,10 +589,8 @@ def _nest(rows: list[Row]) -> None:
                 )
             ):
                 parent = current_system
-            elif row.role in ("accessory", "service") and row.line is not None and row.priced:
-                # A priced line beside the system ends its block: the adapter after a GB10
-                # mini PC and its cables is bought beside it, not configured into it.
-                current_system = None
+            elif bought_beside(row, system):
+                current_system = None  # bought beside it, not configured into it
         row.parent = parent
         if row.role == "system" and row.parent is None:
             current_system = row.index
@@ -666,6 +675,7 @@ def bom_read(
         _first_pass(row, families)
         if matches is not None and row.line is not None and row.line <= len(matches):
             _match_pass(row, matches[row.line - 1])
+    selections_read(rows)
     corrections = corrections or {}
     for row in rows:
         fix = corrections.get(row.line) if row.line is not None else None
@@ -674,6 +684,8 @@ def bom_read(
     trays_as_racks(rows, catalog, families.find)
     _one_total(rows)
     _nest(rows)
+    bundles_open(rows)
+    rack_parts_join(rows)
     _refine(rows, families)
     for row in rows:  # a correction wins over position too
         fix = corrections.get(row.line) if row.line is not None else None
@@ -709,8 +721,8 @@ def bom_read(
         child = next(iter(kinds))
     else:
         child = "totals" if "totals" in kinds else "per_system"
-    problems.extend(_loose_gpu_problems(rows, catalog))
-    problems.extend(_unknown_accelerator_problems(rows))
+    problems.extend(loose_gpu_problems(rows, catalog))
+    problems.extend(unknown_accelerator_problems(rows))
     text, confidence = _reading_words(rows, readings, problems)
     return BomReading(
         rows=rows,
@@ -757,89 +769,6 @@ def _loose_cards_place(rows: list[Row]) -> None:
             target = empty[0]
         if target is not None:
             r.parent = target.index
-
-
-def _loose_gpu_problems(rows: list[Row], catalog: CatalogSnapshot) -> list[LineProblem]:
-    """GPU cards or boards that sit in no system: engines without a vehicle. A warning, not
-    critical: a cards-only quote is often an upgrade for servers already in the rack."""
-    loose = [
-        r
-        for r in rows
-        if r.role in ("gpu_card", "gpu_board") and r.parent is None and r.line is not None
-    ]
-    pools: dict[str, list[Row]] = {}
-    for r in loose:
-        pools.setdefault(r.gpu.key if r.gpu else "", []).append(r)
-    problems = []
-    for key, pool in pools.items():
-        gpu = catalog.gpu_by_key.get(key)
-        count = sum((r.quantity or 0) * (r.gpu.count if r.gpu and r.gpu.count else 1) for r in pool)
-        lines = [r.line for r in pool if r.line is not None]
-        model = gpu.model if gpu else "GPU"
-        name = gpu.name if gpu else "GPU"
-        if all(SPARE_RE.search(r.text) for r in pool):
-            problems.append(_spare_problem(count, model, name, lines))
-            continue
-        problems.append(
-            LineProblem(
-                severity="warning",
-                title=f"{count} × {model} with no chassis",
-                detail=f"{_lines_text(lines).capitalize()}: {count} × {name} cards and no "
-                "server to put them in. Engines without a vehicle are left out of the review; "
-                "ask which servers they go into.",
-                metrics={"lines": lines, "gpus": count},
-                lever="Ask which servers the cards go into, or add the chassis to the quote.",
-            )
-        )
-    return problems
-
-
-def _spare_problem(count: int, model: str, name: str, lines: list[int]) -> LineProblem:
-    """Cards the quote calls spares or RMA replacements ("H200 NVL ... - spare for RMA
-    4471902"): they go into servers already installed, which the quote names, so there is
-    nothing to ask and nothing new to size: information, not a warning."""
-    return LineProblem(
-        severity="info",
-        title=f"{count} × {model} as spares, no chassis",
-        detail=f"{_lines_text(lines).capitalize()}: {count} × {name} quoted as spare or "
-        "replacement cards for servers already installed. No new vehicle: nothing on this "
-        "quote to size against the load.",
-        metrics={"lines": lines, "gpus": count, "spare": True},
-        lever="Check the spares match the GPUs of the installed servers.",
-    )
-
-
-#: Roles of lines that only mention an accelerator: "ProSupport for Gaudi 3 systems".
-_MENTION_ROLES = ("service", "discount", "freight", "subtotal", "tax", "total", "note")
-
-
-def _unknown_accelerator_problems(rows: list[Row]) -> list[LineProblem]:
-    """Lines that name an accelerator the catalog has no spec for ("Intel Gaudi 3 HL-325L
-    OAM"): read as parts, they are not counted, and the review says so rather than calling the
-    chassis empty (the `quote_lines` check reads `metrics["accelerator"]`)."""
-    problems = []
-    for row in rows:
-        if row.line is None or row.gpu is not None or row.role in _MENTION_ROLES:
-            continue
-        name = accelerator_named(row.text)
-        if name is None:
-            continue
-        problems.append(
-            LineProblem(
-                severity="warning",
-                title=f"Line {row.line}: an accelerator the catalog does not know",
-                detail=f"Line {row.line} names an accelerator the catalog does not know "
-                f"({name}): not counted; the review cannot size it.",
-                metrics={"line": row.line, "accelerator": name},
-                lever="Ask for a quote with a GPU the catalog carries, or size this "
-                "accelerator by hand from its vendor's figures.",
-            )
-        )
-    return problems
-
-
-def _lines_text(lines: Sequence[int]) -> str:
-    return ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
 
 
 def _ranges(numbers: Sequence[int]) -> str:

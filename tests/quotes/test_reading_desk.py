@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.bom_fittings import made_for_a_system
+from apps.quotes.bom_words import gpu_mention
 from tests.quotes.quote_text import csv_quote_read as read
 from tests.quotes.quote_text import row_roles as roles
 
@@ -234,3 +236,57 @@ def test_a_builders_geforce_rtx_5090_workstation_carries_its_cards(
     # 2 × 575 W + the platform: past a 15 A office circuit's 1,440 W, and said to be estimated
     assert system.power_kw is not None and system.power_kw > 1.44
     assert system.figure_sources["power_kw"] == "estimate"
+
+
+@pytest.mark.parametrize(
+    "fitting",
+    [
+        # the catalog matches "DGX Spark" in the text: a bracket FOR it is not it
+        '2,VESA-SPARK-01,"VESA bracket for DGX Spark",2,49.00,98.00',
+        # the machine's name leads, the kit noun at the end says what is sold
+        '2,KIT-SPARK,"DGX Spark stacking kit",1,120.00,120.00',
+        '2,,"Mount compatible with NVIDIA DGX Spark",1,30.00,30.00',
+    ],
+)
+def test_a_fitting_for_a_system_is_an_accessory_not_another_system(
+    catalog: CatalogSnapshot, fitting: str
+) -> None:
+    intake = read(
+        catalog, '1,940-54242-0009-000,"NVIDIA DGX Spark 4TB",2,3999,7998\n' + fitting + "\n"
+    )
+    assert roles(intake) == ["system", "accessory"]
+    (system,) = intake.systems
+    # the bracket is bought beside the 2 machines, not configured into them
+    assert (system.quantity, system.lines) == (2, [1])
+
+
+@pytest.mark.parametrize(
+    ("text", "fitting"),
+    [
+        ("VESA bracket for DGX Spark", True),
+        ("DGX Spark stacking kit", True),
+        # the server is the last noun of the head: a rack-mount server, not a mount
+        ("Supermicro 4U rack mount GPU server, 8x H200", False),
+        # a developer kit is the machine, boxed
+        ("NVIDIA Jetson AGX Thor Developer Kit, Jetson T5000 module", False),
+        ("NVIDIA DGX Spark 4TB with power adapter", False),
+    ],
+)
+def test_a_fitting_is_told_by_the_last_noun_of_its_head(text: str, fitting: bool) -> None:
+    assert made_for_a_system(text) is fitting
+
+
+def test_a_station_naming_gb300_is_the_dgx_station_class(catalog: CatalogSnapshot) -> None:
+    # no "Desktop" and no "Superchip": the "...Station" naming a GB300 is the desk-side
+    # machine built on the GB300 Desktop Superchip, one engine (not an NVL72 tray's GB300)
+    intake = read(catalog, '1,WS300-GB300,"MSI XpertStation WS300, NVIDIA GB300",1,89000,89000\n')
+    assert roles(intake) == ["system"]
+    (system,) = intake.systems
+    assert (system.gpu_key, system.gpus_per_system, system.nvlink_domain_gpus) == (
+        "gb300-desktop",
+        1,
+        1,
+    )
+    # a rack's compute tray naming GB300 stays the rack's GB300
+    tray = gpu_mention("GB300 NVL72 compute tray, 2x GB300 Superchip (4x B300 GPU)")
+    assert tray is not None and tray.key == "gb300"
