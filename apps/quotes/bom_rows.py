@@ -129,6 +129,12 @@ _TYPE_HEADERS = frozenset(
 )
 
 
+#: Header names of an item-number column: "Line Number", "Line #", "Item", "Pos.", "Ln".
+_NUMBER_HEADERS = frozenset(
+    {"line", "linenumber", "lineno", "ln", "item", "itemno", "itemnumber", "pos", "position"}
+)
+
+
 def _structure_columns(parsed: ParsedQuote) -> tuple[int | None, int | None, int | None]:
     """The item-number column (1, 1.1, 0001, 10.1, 1-1), the configuration-name column and
     the line-type column, by their values and names: columns the parser did not map."""
@@ -149,7 +155,11 @@ def _structure_columns(parsed: ParsedQuote) -> tuple[int | None, int | None, int
             continue
         numbered = sum(1 for v in values if NUMBERING.match(v))
         folded = re.sub(r"[^a-z]", "", name.casefold())
-        if number_col is None and numbered == len(values) and len(values) >= 2:
+        # A column named for its numbers ("Line Number", "Item") keeps them although the
+        # summary rows beside the lines ("Valid through: 19-Oct-2026 | Product Total") fill it
+        # too; any other column is the numbering only when every value is a number.
+        enough = len(values) if folded not in _NUMBER_HEADERS else -(-len(values) * 4 // 5)
+        if number_col is None and numbered >= enough and numbered >= 2:
             # Only numbering with levels (1.1, 10.1, 1-2) says how lines nest; a plain
             # counter (1, 2, 3 or 0001) does not.
             if any(not v.isdigit() for v in values):

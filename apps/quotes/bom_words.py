@@ -224,6 +224,7 @@ _COMPONENT_WORDS = frozenset(
         "ocp",
         "psu",
         "psus",
+        "ps",  # Cisco's "Nexus 2000W AC PS Port-side Intake"
         "supply",
         "supplies",
         "netzteil",
@@ -314,9 +315,12 @@ def offered_or_remark(text: str) -> bool:
 
 
 #: A label row that gives the number of systems a per-system configuration is for.
+#: A configurator's group header gives it as a bare label, alone in its row: Dell Premier's
+#: "Quantity: 3" above a group priced for one unit, HP's "Qty = 3".
 MULTIPLIER_RE = re.compile(
     r"^(?:configuration quantity|number of (?:systems|servers|units)|system quantity|"
-    r"quantity of systems|anzahl (?:systeme|server))\b",
+    r"quantity of systems|anzahl (?:systeme|server))\b|"
+    r"^(?:quantity|qty|units)\s*[:=]\s*\d{1,4}\s*$",
     re.IGNORECASE,
 )
 PER_SYSTEM_RE = re.compile(

@@ -33,6 +33,8 @@ from typing import Literal
 
 from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
 from apps.quotes.bom_blocks import ends_flat_block, shared_by_systems, trays_as_racks
+from apps.quotes.bom_heads import head_category_read, names_a_choice
+from apps.quotes.bom_options import options_read
 from apps.quotes.bom_rows import Row, line_row, rows_from
 from apps.quotes.bom_systems import (
     ChildQuantities,
@@ -55,7 +57,6 @@ from apps.quotes.bom_words import (
     MODULE_HEAD_RE,
     MULTIPLIER_RE,
     NO_NOTE_RE,
-    NOTE_HEADS,
     OFFER_TYPE_RE,
     PER_UNIT_RE,
     SERVICE_PART,
@@ -157,11 +158,10 @@ class _Families:
         return found
 
     def head_category(self, head: str) -> str:
-        """``bom_words.head_category(head)``, once per head."""
-        category = self._categories.get(head)
-        if category is None:
-            category = self._categories[head] = head_category(head)
-        return category
+        """``bom_heads.head_category_read(head)``, once per head."""
+        if head not in self._categories:
+            self._categories[head] = head_category_read(head)
+        return self._categories[head]
 
     def gpu(self, text: str) -> GpuMention | None:
         """``gpu_mention(text)``, read once per text; a new mention each call (rows change
@@ -373,7 +373,7 @@ def _line_first_pass(row: Row, families: _Families) -> None:
         row.role = "note"
         row.head_category = "multiplier"
         return
-    if (pn and HPE_OPTION_SUFFIX.match(pn)) or text.casefold().startswith(NOTE_HEADS):
+    if (pn and HPE_OPTION_SUFFIX.match(pn)) or names_a_choice(text):
         row.role = "note"
         return
     if NO_NOTE_RE.match(text) or offered_or_remark(text):
@@ -542,7 +542,7 @@ def _nest(rows: list[Row]) -> None:
                 row.role in ("service", "accessory", "discount", "freight", "system")
                 or (
                     current_system is not None
-                    and rows[current_system].number.count(".") == 0
+                    and _parent_number(rows[current_system].number, by_number) is None
                     and "." in "".join(r.number for r in rows)
                 )
             )
@@ -666,6 +666,7 @@ def bom_read(
         _first_pass(row, families)
         if matches is not None and row.line is not None and row.line <= len(matches):
             _match_pass(row, matches[row.line - 1])
+    problems: list[LineProblem] = options_read(rows)  # "Option A" / "Option B": not a sum
     corrections = corrections or {}
     for row in rows:
         fix = corrections.get(row.line) if row.line is not None else None
@@ -686,9 +687,8 @@ def bom_read(
             row.gpu = GpuMention(key=fix.gpu, count=count, board=row.role == "gpu_board")
             row.corrected = True
     _loose_cards_place(rows)
-    problems: list[LineProblem] = []
     readings: list[SystemReading] = []
-    facts = QuoteFacts.of(rows)  # the rows are read, no longer changed, from here on
+    facts = QuoteFacts.of(rows, parsed.title_systems)  # the rows are read, unchanged from here
     for row in rows:
         if row.role != "system" or row.line is None:
             continue

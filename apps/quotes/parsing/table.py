@@ -189,6 +189,7 @@ def quote_from_rows(rows: Iterable[NumberedRow], opts: TableOptions) -> ParsedQu
             meta.get("quote_date", ""), day_first=day_first(decimal_separator, currency)
         ),
         currency=currency,
+        title_systems=int(re.sub(r"\D", "", meta["systems"])) if meta.get("systems") else None,
         encoding=opts.encoding,
         encoding_fallback=opts.encoding_fallback,
         delimiter=opts.delimiter,
