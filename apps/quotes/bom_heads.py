@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from apps.quotes.bom_words import NOTE_HEADS, head_category
+from apps.quotes.bom_words import HPE_OPTION_SUFFIX, NOTE_HEADS, head_category
 
 #: Where a server's head starts describing its processors: "DP AMD EPYC 9004", "2x Intel Xeon
 #: 6", "dual-socket AMD EPYC", "Intel Xeon 6 ...". The words before it name the machine.
@@ -36,12 +36,20 @@ def head_category_read(head: str) -> str:
     return category
 
 
-#: A configuration choice rather than a part: Cisco's "Dummy PID for Airflow Selection" and
-#: HPE's "#B19 United States - English localization" option row.
-_CHOICE = re.compile(r"^dummy pid\b|\blocali[sz]ation\s*$", re.IGNORECASE)
+#: A configuration choice or label rather than a part: Cisco's "Dummy PID for Airflow
+#: Selection", HPE's "#B19 United States - English localization" option row, and Lenovo's
+#: "Machine Type 7DHE" row under the CTO line (the machine that line builds, not another one).
+_CHOICE = re.compile(
+    r"^dummy pid\b|\blocali[sz]ation\s*$|^machine type\s+[0-9a-z]{4}\s*$", re.IGNORECASE
+)
 
 
 def names_a_choice(text: str) -> bool:
     """A line that records a choice, not a part: "No Operating System", "Factory
-    Integrated", a "Dummy PID" or a localization (a note, whatever it costs)."""
-    return text.casefold().startswith(NOTE_HEADS) or _CHOICE.search(text) is not None
+    Integrated", "P65412-B21 #0D1" alone, a "Dummy PID", a localization or a machine type
+    label (a note, whatever it costs)."""
+    return (
+        text.casefold().startswith(NOTE_HEADS)
+        or _CHOICE.search(text) is not None
+        or HPE_OPTION_SUFFIX.match(text) is not None
+    )
