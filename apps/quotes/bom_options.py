@@ -24,6 +24,9 @@ OPTION_BANNER_RE = re.compile(
 )
 
 
+SUMS = ("subtotal", "total")
+
+
 @dataclass(frozen=True, slots=True)
 class OptionBlock:
     """One option: its label and the rows from its banner to its total (or the next banner)."""
@@ -34,7 +37,8 @@ class OptionBlock:
 
 
 def option_blocks(rows: list[Row]) -> list[OptionBlock]:
-    """The quote's options, when it offers at least two (one "Option A" alone is a title)."""
+    """The quote's options, when it offers at least two (one "Option A" alone is a title);
+    alternatives unless a total below them adds them up (``_summed``)."""
     banners = [
         (row.index, found.group(1))
         for row in rows
@@ -57,14 +61,26 @@ def option_blocks(rows: list[Row]) -> list[OptionBlock]:
     return blocks
 
 
+def _summed(rows: list[Row], blocks: list[OptionBlock]) -> bool:
+    """A total below the options that adds their totals up ("Grand Total (Option 1 + Option
+    2)"): both are ordered, the options are sections, not alternatives."""
+    ends = [rows[b.end - 1] for b in blocks]  # each option's own total, when it has one
+    amounts = [r.extended_price for r in ends]
+    if any(a is None for a in amounts) or any(r.role not in SUMS for r in ends):
+        return False
+    both = sum(a for a in amounts if a is not None)
+    return any(r.role in SUMS and r.extended_price == both for r in rows[blocks[-1].end :])
+
+
 def options_read(rows: list[Row]) -> list[LineProblem]:
     """Read the first option as the quote and the others as offered beside it (module doc);
     the note that says so. Call after each row's own role is read, before nesting."""
     blocks = option_blocks(rows)
-    if not blocks:
+    for block in blocks:
+        rows[block.start].role = "note"  # "Option 2: Training expansion" titles its lines
+    if not blocks or _summed(rows, blocks):
         return []
     first, others = blocks[0], blocks[1:]
-    rows[first.start].role = "note"
     for row in rows[first.start + 1 : first.end]:
         if row.role == "subtotal" and first.label.casefold() in row.text.casefold():
             row.role = "total"  # "Option A Total": the total of the quote as read

@@ -34,7 +34,7 @@ from typing import Literal
 from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
 from apps.quotes.bom_blocks import ends_flat_block, shared_by_systems, trays_as_racks
 from apps.quotes.bom_heads import head_category_read, names_a_choice
-from apps.quotes.bom_options import options_read
+from apps.quotes.bom_layouts import layout_read
 from apps.quotes.bom_rows import Row, line_row, rows_from
 from apps.quotes.bom_systems import (
     ChildQuantities,
@@ -666,7 +666,7 @@ def bom_read(
         _first_pass(row, families)
         if matches is not None and row.line is not None and row.line <= len(matches):
             _match_pass(row, matches[row.line - 1])
-    problems: list[LineProblem] = options_read(rows)  # "Option A" / "Option B": not a sum
+    problems: list[LineProblem] = layout_read(rows)  # "Option A" / "B", "(Quantity: 3)"
     corrections = corrections or {}
     for row in rows:
         fix = corrections.get(row.line) if row.line is not None else None

@@ -224,3 +224,60 @@ def test_a_mobile_rtx_pro_is_the_laptop_part() -> None:
     )
     small = gpu_mention("NVIDIA RTX PRO 2000 Blackwell Mobile")
     assert small is not None and small.key == "rtx-pro-2000-laptop"
+
+
+def test_a_banner_quantity_multiplies_its_one_unit_group(catalog: CatalogSnapshot) -> None:
+    # "Solution ID 1: ... (Quantity: 3)" above a server line of 1: before, 1 XE9680 (8 GPUs)
+    # and a total (× 3) that did not add up. Each group takes its own banner's count.
+    intake = read(
+        catalog,
+        ',"Solution ID 1: PowerEdge XE9680 - HGX H200 (Quantity: 3)",,,,\n'
+        + _ONE_XE9680
+        + ',"Solution ID 2: PowerEdge R760xa - L40S (Quantity: 2)",,,,\n'
+        ",PowerEdge R760xa Server,210-BDZY,1,30000.00,30000.00\n"
+        ",NVIDIA L40S 48GB PCIe GPU,490-BJTS,2,0.00,0.00\n"
+        # (241,380 + 31,650) × 3 + 30,000 × 2 = 819,090 + 60,000 = 879,090
+        ",Total,,,,879090.00\n",
+        header=_PREMIER_HEADER,
+    )
+    got = sorted((s.quantity, s.gpus_per_system) for s in intake.systems)
+    # 3 × 8 H200 + 2 × 2 L40S = 28 GPUs
+    assert got == [(2, 2), (3, 8)]
+    # each group × its own count adds up to the total: no one multiplier would
+    assert not [p for p in intake.line_problems if p.severity == "warning"]
+
+
+def test_a_banner_quantity_that_repeats_the_server_line_is_no_multiplier(
+    catalog: CatalogSnapshot,
+) -> None:
+    # Dell's itemized totals layout: "(Quantity: 4)" above "PowerEdge XE8640 | 4" and its
+    # parts as order totals (4 boards for 4 servers): the banner only repeats the count.
+    intake = read(
+        catalog,
+        ",,Configuration 1 - PowerEdge XE8640 (Quantity: 4),,,\n"
+        "1,210-BDHS,PowerEdge XE8640 Rack Server,4,61250.00,245000.00\n"
+        '2,490-BJHK,"NVIDIA HGX H100 SXM5 4-GPU 80GB 700W Baseboard, NVLink",4,128400.00,'
+        "513600.00\n",
+    )
+    (xe8640,) = intake.systems
+    # 4 servers × 4 H100 = 16 GPUs
+    assert (xe8640.quantity, xe8640.gpus_per_system) == (4, 4)
+    assert intake.child_quantities == "totals"
+
+
+def test_options_a_grand_total_adds_up_are_sections(catalog: CatalogSnapshot) -> None:
+    # "Grand Total (Option 1 + Option 2)" = 620,900 + 498,000 = 1,118,900: both are ordered.
+    intake = read(
+        catalog,
+        ',,"Option 1: Inference cluster",,,\n'
+        '1,210-BDJV,"PowerEdge XE9680 Rack Server, 8x NVIDIA H200 141GB SXM5",2,310450,620900\n'
+        ",,Option 1 Subtotal,,,620900.00\n"
+        ',,"Option 2: Training expansion",,,\n'
+        '2,210-BDJV,"PowerEdge XE9680 Rack Server, 8x NVIDIA B200 180GB SXM6",1,498000,498000\n'
+        ",,Option 2 Subtotal,,,498000.00\n"
+        ",,Grand Total (Option 1 + Option 2),,,1118900.00\n",
+    )
+    # 2 × 8 H200 + 1 × 8 B200 = 24 GPUs
+    assert sum(s.quantity * s.gpus_per_system for s in intake.systems) == 24
+    assert row_roles(intake)[0] == row_roles(intake)[3] == "note"
+    assert not [p for p in intake.line_problems if "alternative" in p.title]
