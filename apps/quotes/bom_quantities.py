@@ -33,18 +33,18 @@ class QuoteFacts:
     multipliers: list[int]
 
     @classmethod
-    def of(cls, rows: list[Row]) -> QuoteFacts:
+    def of(cls, rows: list[Row], title_systems: int | None = None) -> QuoteFacts:
         children: dict[int, list[int]] = {}
         for row in rows:
             if row.parent is not None:
                 children.setdefault(row.parent, []).append(row.index)
         notes = [r.text for r in rows if r.role in ("subtotal", "note") and r.line is not None]
-        multipliers = [r for r in rows if r.head_category == "multiplier"]
+        multipliers = [r.quantity for r in rows if r.head_category == "multiplier"]
         return cls(
             children=children,
             per_system_note=any(_says_per_system(t) for t in notes),
-            multiplier=bool(multipliers),
-            multipliers=[r.quantity for r in multipliers if r.quantity is not None],
+            multiplier=bool(multipliers) or title_systems is not None,  # or "Quantity: 3" on top
+            multipliers=[n for n in [*multipliers, title_systems] if n is not None],
         )
 
 

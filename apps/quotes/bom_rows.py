@@ -140,6 +140,12 @@ _TYPE_HEADERS = frozenset(
 )
 
 
+#: Header names of an item-number column: "Line Number", "Line #", "Item", "Pos.", "Ln".
+_NUMBER_HEADERS = frozenset(
+    {"line", "linenumber", "lineno", "ln", "item", "itemno", "itemnumber", "pos", "position"}
+)
+
+
 def _structure_columns(parsed: ParsedQuote) -> tuple[int | None, int | None, int | None]:
     """The item-number column (1, 1.1, 0001, 10.1, 1-1), the configuration-name column and
     the line-type column, by their values and names: columns the parser did not map."""
@@ -160,7 +166,12 @@ def _structure_columns(parsed: ParsedQuote) -> tuple[int | None, int | None, int
             continue
         folded = re.sub(r"[^a-z]", "", name.casefold())
         items = _item_values(parsed, col)
-        if number_col is None and _numbers_items(items):
+        # A column named for its numbers ("Line Number", "Item") keeps them although the
+        # summary rows beside the lines ("Valid through: 19-Oct-2026 | Product Total") fill it
+        # too; any other column is the numbering only when every selling line's value is one.
+        numbered = sum(1 for v in values if NUMBERING.match(v))
+        named = folded in _NUMBER_HEADERS and numbered >= max(2, -(-len(values) * 4 // 5))
+        if number_col is None and (_numbers_items(items) or (named and len(set(items)) > 1)):
             # Only numbering with levels (1.1, 10.1, 1-2) says how lines nest; a plain
             # counter (1, 2, 3 or 0001) does not.
             if any(not v.isdigit() for v in items):

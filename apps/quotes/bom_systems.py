@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
+from apps.quotes.bom_groups import group_count
 from apps.quotes.bom_quantities import QuoteFacts, quantities_decide, system_members
 from apps.quotes.bom_rows import Row
 from apps.quotes.bom_words import (
@@ -84,9 +85,8 @@ class SystemReading:
 
 def _system_quantity(system: Row, rows: list[Row], facts: QuoteFacts | None = None) -> int:
     quantity = system.quantity if system.quantity is not None else 0
-    multipliers = (facts or QuoteFacts.of(rows)).multipliers
-    if multipliers and quantity <= 1:
-        return multipliers[0]
+    if (multipliers := (facts or QuoteFacts.of(rows)).multipliers) and quantity <= 1:
+        return group_count(system, rows) or multipliers[0]  # the nearest group's count
     return quantity
 
 

@@ -224,6 +224,7 @@ _COMPONENT_WORDS = frozenset(
         "ocp",
         "psu",
         "psus",
+        "ps",  # Cisco's "Nexus 2000W AC PS Port-side Intake"
         "supply",
         "supplies",
         "netzteil",
@@ -314,9 +315,12 @@ def offered_or_remark(text: str) -> bool:
 
 
 #: A label row that gives the number of systems a per-system configuration is for.
+#: A configurator's group header gives it as a bare label, alone in its row: Dell Premier's
+#: "Quantity: 3" above a group priced for one unit, HP's "Qty = 3".
 MULTIPLIER_RE = re.compile(
     r"^(?:configuration quantity|number of (?:systems|servers|units)|system quantity|"
-    r"quantity of systems|anzahl (?:systeme|server))\b",
+    r"quantity of systems|anzahl (?:systeme|server))\b|"
+    r"^(?:quantity|qty|units)\s*[:=]\s*\d{1,4}\s*$",
     re.IGNORECASE,
 )
 PER_SYSTEM_RE = re.compile(
@@ -334,7 +338,7 @@ LIQUID_RE = re.compile(
 AIR_RE = re.compile(r"\bair[- ]cooled\b|\bluftgek[uü]hlt\b", re.IGNORECASE)
 
 # Part-number styles.
-HPE_OPTION_SUFFIX = re.compile(r"^\S+\s+0D1$", re.IGNORECASE)
+HPE_OPTION_SUFFIX = re.compile(r"^\S+\s+#?0D1$", re.IGNORECASE)  # "P65412-B21 #0D1"
 LENOVO_CTO = re.compile(r"^[0-9A-Z]{4}CTO\d[A-Z]{2}$|[_-]cto$", re.IGNORECASE)
 _LENOVO_FEATURE = re.compile(r"^[0-9A-Z]{4}$")
 SERVICE_PART = re.compile(
@@ -351,16 +355,16 @@ _GPU_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"rtx\s*pro\s*6000(?:\s+blackwell)?[^,;]*?server", "rtx-pro-6000-server"),
     (r"rtx\s*pro\s*6000(?:\s+blackwell)?[^,;]*?(?:workstation|\bws\b)", "rtx-pro-6000-ws"),
     (r"rtx\s*pro\s*6000", "rtx-pro-6000"),
-    (r"rtx\s*pro\s*5000[^,;]*?laptop", "rtx-pro-5000-laptop"),
+    (r"rtx\s*pro\s*5000[^,;]*?(?:laptop|mobile)", "rtx-pro-5000-laptop"),
     (r"rtx\s*pro\s*5000", "rtx-pro-5000"),
-    # laptop GPUs: a line that says "laptop" names the laptop part; one that does not is
-    # read as the laptop part when it sits in a laptop (`bom_systems._gpu_spec`)
-    (r"rtx\s*pro\s*([1-4]000|500)\b[^,;]*?laptop", r"rtx-pro-\1-laptop"),
+    # laptop GPUs: a line that says "laptop" (or "mobile") names the laptop part; one that
+    # does not is read as the laptop part when it sits in a laptop (`bom_systems._gpu_spec`)
+    (r"rtx\s*pro\s*([1-4]000|500)\b[^,;]*?(?:laptop|mobile)", r"rtx-pro-\1-laptop"),
     (r"rtx\s*pro\s*4500\b", "rtx-pro-4500"),  # a desktop card only: 32 GB, 200 W
     (r"rtx\s*pro\s*([1-4]000|500)\b", r"rtx-pro-\1"),
-    (r"rtx\s*5070\s*ti\b[^,;]*?laptop", "rtx-5070-ti-laptop"),
+    (r"rtx\s*5070\s*ti\b[^,;]*?(?:laptop|mobile)", "rtx-5070-ti-laptop"),
     (r"rtx\s*5070\s*ti\b", "rtx-5070-ti"),
-    (r"rtx\s*(50[5-9]0)\b[^,;]*?laptop", r"rtx-\1-laptop"),
+    (r"rtx\s*(50[5-9]0)\b[^,;]*?(?:laptop|mobile)", r"rtx-\1-laptop"),
     (r"rtx\s*(50[5-9]0)\b", r"rtx-\1"),
     # non-CUDA engines: Apple silicon, Strix Halo, Copilot+ and phone SoCs
     (r"\bm4\s*max\b", "apple-m4-max"),

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.assembly import lines_text
+from apps.quotes.group_sums import grouped_sum
 from apps.quotes.matching import LineMatch, LinesSeen, PartRef, lines_match
 from apps.quotes.parsing import ParsedLine, ParsedQuote, parse_upload
 from apps.quotes.reading import BomReading, BomTexts, Row, bom_read, bom_texts
@@ -551,9 +552,13 @@ def _total_problems(
                 )
             )
     off = stated - compared
-    # Priced per system: (lines × systems) + tax and freight = stated.
-    if any(
-        abs(stated - (lines_sum * m + (compared - lines_sum))) <= tolerance for m in multipliers
+    # Priced per system: (lines × systems) + tax and freight = stated; each group × its own.
+    grouped = grouped_sum(lines_sum, out, reading)
+    if (
+        any(
+            abs(stated - (lines_sum * m + (compared - lines_sum))) <= tolerance for m in multipliers
+        )
+        or abs(stated - (grouped + compared - lines_sum)) <= tolerance
     ):
         return problems
     cur = parsed.currency

@@ -21,7 +21,8 @@ Whether a system's child quantities are per system or order totals is read in
 ``apps.quotes.bom_quantities``, what the system contains in ``apps.quotes.bom_systems``; the
 words and patterns of a line in ``apps.quotes.bom_words``; the quote's rows in
 ``apps.quotes.bom_rows``; ordering bundles in ``bom_bundles``, what a layout's own columns say
-in ``bom_layouts``, things made for a machine in ``bom_fittings``.
+in ``bom_layouts``, options and group counts in ``bom_layout_passes``, things made for a
+machine in ``bom_fittings``.
 
 Pure: no ORM, no Django.
 """
@@ -42,6 +43,8 @@ from apps.quotes.bom_blocks import (
 )
 from apps.quotes.bom_bundles import bundles_open
 from apps.quotes.bom_fittings import fitting_read, made_for_a_system
+from apps.quotes.bom_heads import head_category_read, names_a_choice
+from apps.quotes.bom_layout_passes import layout_read
 from apps.quotes.bom_layouts import bought_beside, selections_read
 from apps.quotes.bom_problems import loose_gpu_problems, unknown_accelerator_problems
 from apps.quotes.bom_quantities import QuoteFacts, system_members
@@ -65,7 +68,6 @@ from apps.quotes.bom_words import (
     MODULE_HEAD_RE,
     MULTIPLIER_RE,
     NO_NOTE_RE,
-    NOTE_HEADS,
     OFFER_TYPE_RE,
     PER_UNIT_RE,
     SERVICE_PART,
@@ -165,11 +167,10 @@ class _Families:
         return found
 
     def head_category(self, head: str) -> str:
-        """``bom_words.head_category(head)``, once per head."""
-        category = self._categories.get(head)
-        if category is None:
-            category = self._categories[head] = head_category(head)
-        return category
+        """``bom_heads.head_category_read(head)``, once per head."""
+        if head not in self._categories:
+            self._categories[head] = head_category_read(head)
+        return self._categories[head]
 
     def gpu(self, text: str) -> GpuMention | None:
         """``gpu_mention(text)``, read once per text; a new mention each call (rows change
@@ -384,7 +385,7 @@ def _line_first_pass(row: Row, families: _Families) -> None:
         row.role = "note"
         row.head_category = "multiplier"
         return
-    if (pn and HPE_OPTION_SUFFIX.match(pn)) or text.casefold().startswith(NOTE_HEADS):
+    if (pn and HPE_OPTION_SUFFIX.match(pn)) or names_a_choice(text):
         row.role = "note"
         return
     if NO_NOTE_RE.match(text) or offered_or_remark(text):
@@ -553,7 +554,7 @@ def _nest(rows: list[Row]) -> None:
                 row.role in ("service", "accessory", "discount", "freight", "system")
                 or (
                     current_system is not None
-                    and rows[current_system].number.count(".") == 0
+                    and _parent_number(rows[current_system].number, by_number) is None
                     and "." in "".join(r.number for r in rows)
                 )
             )
@@ -676,6 +677,7 @@ def bom_read(
         if matches is not None and row.line is not None and row.line <= len(matches):
             _match_pass(row, matches[row.line - 1])
     selections_read(rows)
+    problems: list[LineProblem] = layout_read(rows)  # "Option A" / "B", "(Quantity: 3)"
     corrections = corrections or {}
     for row in rows:
         fix = corrections.get(row.line) if row.line is not None else None
@@ -698,9 +700,8 @@ def bom_read(
             row.gpu = GpuMention(key=fix.gpu, count=count, board=row.role == "gpu_board")
             row.corrected = True
     _loose_cards_place(rows)
-    problems: list[LineProblem] = []
     readings: list[SystemReading] = []
-    facts = QuoteFacts.of(rows)  # the rows are read, no longer changed, from here on
+    facts = QuoteFacts.of(rows, parsed.title_systems)  # the rows are read, unchanged from here
     for row in rows:
         if row.role != "system" or row.line is None:
             continue

@@ -33,9 +33,9 @@ _META_LABELS: dict[str, tuple[str, ...]] = {
         "angebots nr", "angebot nr", "devis", "devis n", "numero de devis", "cotizacion",
         "numero de cotizacion", "presupuesto", "offerte", "quote reference", "estimate id",
         "estimate number", "estimate", "equote number", "equote", "quotation reference",
-        "proposal number", "quote ref no", "offer", "offer no", "offer number", "offer id",
-        "offer reference", "offre", "offre n", "numero d offre", "n d offre", "offerta",
-        "numero offerta", "offertenummer", "offerte n",
+        "proposal number", "proposal", "proposal no", "quote ref no", "offer", "offer no",
+        "offer number", "offer id", "offer reference", "offre", "offre n", "numero d offre",
+        "n d offre", "offerta", "numero offerta", "offertenummer", "offerte n",
         "ref no", "our ref", "our reference",
     ),
     "quote_date": (
@@ -46,6 +46,12 @@ _META_LABELS: dict[str, tuple[str, ...]] = {
     ),
     "currency": (
         "currency", "wahrung", "devise", "monnaie", "moneda", "divisa",
+    ),
+    # The number of systems a configuration priced for one is bought for: HP's and Dell's
+    # configurators write "Quantity: 3" above the table of one unit's options.
+    "systems": (
+        "quantity", "qty", "system quantity", "configuration quantity", "number of systems",
+        "number of servers", "number of units", "units", "anzahl systeme", "anzahl server",
     ),
 }
 # fmt: on
@@ -69,6 +75,14 @@ _CJK_META: dict[str, str] = {
     **dict.fromkeys(("見積日", "発行日", "見積日付", "日付", "报价日期", "日期"), "quote_date"),
     **dict.fromkeys(("通貨", "币种", "幣別", "货币"), "currency"),
 }
+#: A title row's count of systems: "3", "3 units", "x 3".
+_SYSTEMS = re.compile(r"^\s*(?:x\s*)?\d{1,4}(?:\s*(?:units?|systems?|servers?|pcs|ea))?\s*$", re.I)
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"\D", "", text)
+
+
 _LABEL_SPLIT = re.compile(r"^\s*([^:#：]{1,40}?(?:\s*(?:#|n°|nº|no\.|nr\.))?)\s*[:#：]\s*(.+)$")
 _LABEL_NUMBER = re.compile(
     r"^\s*(.{1,40}?\s(?:n°|nº|no\.?|nr\.?|number|nummer|#))\s+(\S.*)$", re.IGNORECASE
@@ -124,6 +138,8 @@ def metadata_read(
                 field, value = "quote_number", cells[position + 1]
             if field == "quote_number" and not _QUOTE_ID.match(value):
                 continue  # "Deal ID: NA", "Quote | Data science refresh": not a number
+            if field == "systems" and not (_SYSTEMS.match(value) and int(_digits(value)) > 1):
+                continue  # "Qty | Unit Price" in a second header row, "Quantity: 1": no count
             if field and value and _label_field(value) is None and field not in found:
                 found[field] = value[:120]
     if vendor := seller_read(rows, closing_rows):

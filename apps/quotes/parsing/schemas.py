@@ -79,6 +79,9 @@ class ParsedQuote(BaseModel):
     quote_number: str = ""
     quote_date: str = ""
     currency: str = "USD"
+    #: The number of systems (2 or more) a title row gives: "Quantity: 3" above the options
+    #: of one unit.
+    title_systems: int | None = None
     encoding: str | None = None
     encoding_fallback: bool = False
     delimiter: str | None = None

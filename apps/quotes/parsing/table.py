@@ -201,6 +201,7 @@ def quote_from_rows(rows: Iterable[NumberedRow], opts: TableOptions) -> ParsedQu
             day_first=day_first(decimal_separator, stated, day_first_labels="date_order" in meta),
         ),
         currency=currency,
+        title_systems=int(re.sub(r"\D", "", meta["systems"])) if meta.get("systems") else None,
         encoding=opts.encoding,
         encoding_fallback=opts.encoding_fallback,
         delimiter=opts.delimiter,
