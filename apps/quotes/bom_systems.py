@@ -274,6 +274,10 @@ def read_system(
             # a chassis that only ever carries one GPU board, its line naming the GPU:
             # "UCS C885A M8 Rack - MI300X GPU" is one 8 × MI300X board
             gpus = spec.max_gpus
+        if not gpus and spec is not None and spec.gpu_kind == "fixed" and spec.max_gpus:
+            # a fixed configuration named by its GPU but not counted: "Supermicro SuperCluster
+            # GB300 NVL72" is its rack's 72 GB300, as the family always carries them
+            gpus = spec.max_gpus
         named = _gpu_spec(gpu_key, catalog, form)
         if not gpus and (
             (spec is not None and spec.max_gpus == 1)

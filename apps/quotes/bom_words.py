@@ -456,6 +456,10 @@ _NVL_SUPERCHIP = re.compile(r"\bg[hb][23]00\s+nvl\s?([24])\b", re.I)
 _ONE_SUPERCHIP = re.compile(r"\bg([hb])[23]00\b[^,;]*?\bsuperchip", re.I)
 _DESKTOP_SUPERCHIP = re.compile(r"\b(?:desktop|station)\b", re.I)
 BRIDGE_RE = re.compile(r"\bnvlink\b[^,;]*\bbridge\b|\bbridge\b[^,;]*\bnvlink\b", re.I)
+#: A rack-scale system's NVLink domain in its name or part number: "GB300 NVL72",
+#: "SRS-GB200-NVL72-M1", "GB200 NVL36x2", "Vera Rubin NVL144", "NVL576". A rack line naming one
+#: is the system, not the empty rack it stands in.
+RACK_SCALE_RE = re.compile(r"nvl[\s-]?(?:36\s?x\s?2|72|144|576)(?![0-9])", re.I)
 #: NVLink named by its ways without the word bridge: "4-way NVLink", "NVLink 2-way".
 NVLINK_WAYS_RE = re.compile(r"\b(\d)[- ]?way\s+nvlink\b|\bnvlink\s+(\d)[- ]?way\b", re.I)
 WAYS_RE = re.compile(r"\b(\d)[- ]?way\b|\b(\d)[- ]slot\b", re.IGNORECASE)

@@ -70,6 +70,7 @@ from apps.quotes.bom_words import (
     NO_NOTE_RE,
     OFFER_TYPE_RE,
     PER_UNIT_RE,
+    RACK_SCALE_RE,
     SERVICE_PART,
     SLED_RE,
     TAX_RE,
@@ -271,6 +272,8 @@ def _match_pass(row: Row, match: LineMatch | None) -> None:
     row.guessed = False
 
 
+#: A rack bought for a system it names, not holding it: "42U rack for GB200 NVL72".
+_RACK_FOR = re.compile(r"\b(?:for|fits|compatible with)\b", re.IGNORECASE)
 #: The count a multiplier label gives in its own cell: "Number of Systems: 4" → 4.
 _MULTIPLIER_COUNT = re.compile(r"[:=]\s*(\d{1,4})\s*$")
 
@@ -424,7 +427,21 @@ def _line_first_pass(row: Row, families: _Families) -> None:
     if ADAPTER_RE.search(head):
         row.role, row.head_category = "accessory", "peripheral"
         return
-    if category == "accessory" or (category == "rack" and gpu is None):
+    if (
+        category == "rack"
+        and gpu is None
+        and RACK_SCALE_RE.search(f"{pn} {text}")
+        and not made_for_a_system(text)
+    ):
+        # "Dell PowerEdge XE9712 rack (NVL72)", "SRS-GB200-NVL72-M1 | SuperCluster rack": the
+        # rack-scale system, its GPUs the catalog's (bom_systems); not an empty enclosure
+        row.role = "system"
+        return
+    if category == "accessory" or (
+        category == "rack" and (gpu is None or (head_gpu is None and _RACK_FOR.search(text)))
+    ):
+        # "APC NetShelter SX 42U rack for GB200 NVL72 deployments": an enclosure, the GPUs it
+        # names are the system it is for
         row.role = "accessory"
         return
     if (pn and LENOVO_CTO.search(pn)) or category in ("system", "rack"):

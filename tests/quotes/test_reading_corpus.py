@@ -8,7 +8,8 @@ end by intake, against the reading its expect.json states. The binary quotes who
 be reviewable are written by scripts under tests/fixtures/.
 
 Data-line numbers are every row below the header in file order (banner, $0, subtotal, tax and
-total rows included; a PDF's letterhead and terms excluded), as the corpus README defines them.
+total rows included; a PDF's letterhead, terms and page furniture excluded), as
+tests/fixtures/boms/README.md defines them.
 """
 
 from __future__ import annotations

@@ -210,3 +210,37 @@ def test_dells_18_xe9712_servers_are_one_rack(catalog: CatalogSnapshot) -> None:
     # systems of 4 (nor 18 racks drawing 132 kW and weighing 3,000 lb each)
     assert (system.quantity, system.gpus_per_system, system.nvlink_domain_gpus) == (1, 72, 72)
     assert (system.form_factor, system.cooling, system.power_kw) == ("rack_nvl72", "liquid", 132)
+
+
+@pytest.mark.parametrize(
+    ("line", "gpu"),
+    [
+        # the catalog's Supermicro SuperCluster row: GB200, 72 GPUs always; the line names the
+        # GPU but not how many
+        ('SRS-GB200-NVL72-M1,"Supermicro GB200 NVL72 rack solution"', "GB200"),
+        ('SRS-GB300-NVL72,"Supermicro SuperCluster GB300 NVL72"', "GB300"),
+        # no GPU named at all: the part number and the "rack" head; the family's own GPUs
+        ('SRS-GB200-NVL72-M1,"SuperCluster rack"', "GB200"),
+        ('XE9712,"Dell PowerEdge XE9712 rack (NVL72)"', "GB200"),
+    ],
+)
+def test_a_bare_rack_scale_line_is_its_72_gpus(
+    catalog: CatalogSnapshot, line: str, gpu: str
+) -> None:
+    intake = read(catalog, f"1,{line},2,3500000.00,7000000.00\n")
+    (system,) = intake.systems
+    # before: 0 GPUs (the count came only from "72x" in the text), or an empty rack
+    # (accessory); now 2 racks × 72 GPUs = 144, each rack one 72-GPU NVLink domain
+    assert system.gpu is not None and system.gpu.startswith(gpu)
+    assert (system.quantity, system.gpus_per_system, system.nvlink_domain_gpus) == (2, 72, 72)
+    assert roles(intake) == ["system"]
+
+
+def test_a_rack_bought_for_a_rack_scale_system_is_an_enclosure(catalog: CatalogSnapshot) -> None:
+    intake = read(
+        catalog,
+        '1,AR3300,"APC NetShelter SX 42U rack for GB200 NVL72 deployments",1,3500.00,3500.00\n',
+    )
+    # the GB200 it names is what it is for, not what it holds
+    assert intake.systems == []
+    assert roles(intake) == ["accessory"]

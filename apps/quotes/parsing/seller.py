@@ -10,13 +10,17 @@ seller is read from the letterhead's shape, so sellers we have never heard of ar
    ("Puget Systems", "株式会社東京GPUシステムズ", "Cisco Systems, Inc." beside the customer's
    address), its titles ("- Quote"), partner taglines ("- NVIDIA Elite Partner") and
    asides ("(Foxconn)") dropped; "Maker - via Atlas Systems Integration" names the seller;
-3. a person's label naming their company: "Prepared by: J. Ruiz, Exxact Corporation",
+3. a sales-channel label ("Reseller:", "Distributor:", "Authorized partner:"), which names the
+   seller under a maker's bare letterhead but the buyer on a distributor's quote ("Ingram Micro
+   Inc. - Advanced Solutions Quote" ... "Reseller: Brightline Systems LLC"), so the company
+   heading the letterhead outranks it;
+4. a person's label naming their company: "Prepared by: J. Ruiz, Exxact Corporation",
    "Your account manager at Colfax";
-4. a title naming its sender: "Penguin Computing Quote Q-2026-3318";
-5. the closing rows: "Remit to: ...", "Thank you for your business - Lambda, Inc.";
-6. an e-mail or web address: "quotes@exxact.com" → "Exxact", "pugetsystems.com" → the
+5. a title naming its sender: "Penguin Computing Quote Q-2026-3318";
+6. the closing rows: "Remit to: ...", "Thank you for your business - Lambda, Inc.";
+7. an e-mail or web address: "quotes@exxact.com" → "Exxact", "pugetsystems.com" → the
    letterhead's "Puget Systems";
-7. last, a vendor we know named anywhere in the letterhead ("Dell Premier - eQuote").
+8. last, a vendor we know named anywhere in the letterhead ("Dell Premier - eQuote").
 
 The customer's block ("Customer:", "Bill To", "Ship to", "Prepared for", "御中") is never the
 seller, and a maker named in a tagline or the product lines never outranks a named seller.
@@ -39,6 +43,8 @@ from apps.quotes.parsing.headers import header_normalize, text_fold
 KNOWN_VENDORS: tuple[tuple[str, str], ...] = (
     ("hewlett packard enterprise", "HPE"),
     ("hpe", "HPE"),
+    ("hp inc", "HP"),
+    ("hp", "HP"),
     ("dell", "Dell"),
     ("supermicro", "Supermicro"),
     ("super micro", "Supermicro"),
@@ -73,12 +79,19 @@ KNOWN_VENDORS: tuple[tuple[str, str], ...] = (
 # fmt: off
 #: Labels whose value is the seller.
 _SELLER_LABELS = frozenset({
-    "vendor", "supplier", "seller", "from", "reseller", "distributor", "sold by", "issued by",
-    "authorized reseller", "authorised reseller", "authorized partner", "authorised partner",
-    "channel partner", "solution provider", "supplied by", "offered by", "provided by",
+    "vendor", "supplier", "seller", "from", "sold by", "issued by", "supplied by", "offered by",
+    "provided by",
     "remit to", "remit payment to", "please remit to", "payable to", "make checks payable to",
     "make cheques payable to", "lieferant", "anbieter", "verkaufer", "fournisseur", "vendeur",
     "proveedor", "distribuidor", "fornitore", "leverancier",
+})
+#: Labels naming a party in the sales channel, which may be the seller ("Authorized reseller:
+#: Presidio" under an OEM's own letterhead) or the buyer: a distributor's quote names the
+#: reseller it sells to ("Ingram Micro Inc. - Advanced Solutions Quote" ... "Reseller:
+#: Brightline Systems LLC"). The company heading the letterhead outranks them.
+_CHANNEL_LABELS = frozenset({
+    "reseller", "distributor", "authorized reseller", "authorised reseller",
+    "authorized partner", "authorised partner", "channel partner", "solution provider",
 })
 _CJK_SELLER_LABELS = frozenset({"販売店", "販売元", "発行元", "供应商", "供應商", "卖方", "賣方"})
 #: Labels naming a person, whose value names the seller only with a company beside the name.
@@ -186,8 +199,8 @@ _BY_COMPANY = re.compile(
 _TEAM = re.compile(r"^(?:the\s+)?(.+?)\s+(?:team|sales team)$", re.IGNORECASE)
 
 #: Ranks, best first (see the module docstring).
-SELLER_LABEL, COMPANY_LINE, PERSON_COMPANY, TITLE_NAMES, CLOSING_LABEL = 0, 1, 2, 3, 4
-THANKS, ADDRESS, MENTIONED = 5, 6, 7
+SELLER_LABEL, COMPANY_LINE, CHANNEL_LABEL, PERSON_COMPANY, TITLE_NAMES = 0, 1, 2, 3, 4
+CLOSING_LABEL, THANKS, ADDRESS, MENTIONED = 5, 6, 7, 8
 
 
 def vendor_known(text: str) -> str | None:
@@ -377,14 +390,16 @@ def _domain_name(domain: str, texts: Sequence[str]) -> str | None:
 
 
 def _label_of(cell: str) -> tuple[str, str] | None:
-    """("seller" | "person" | "customer", value) for a labelled cell; the value may be ""
-    when it stands in the next cell. None for any other cell."""
+    """("seller" | "channel" | "person" | "customer", value) for a labelled cell; the value
+    may be "" when it stands in the next cell. None for any other cell."""
     match = _LABEL.match(cell)
     label, value = (match.group(1), match.group(2)) if match else (cell, "")
     folded = " ".join(text_fold(label).split())
     compact = "".join(label.split())
     if folded in _SELLER_LABELS or compact in _CJK_SELLER_LABELS:
         return "seller", value.strip()
+    if folded in _CHANNEL_LABELS:
+        return "channel", value.strip()
     if folded in _PERSON_LABELS:
         return "person", value.strip()
     if folded in _CUSTOMER_LABELS or compact in _CJK_CUSTOMER_MARKS:
@@ -486,15 +501,17 @@ def _read_title_rows(rows: Sequence[Sequence[str]], found: _Candidates) -> list[
             letterhead_open = False
             continue
         if block and not pairs and len(cells) == 1 and ":" not in cells[0]:
-            if block == "seller":
-                found.add(SELLER_LABEL, _company_in_value(cells[0], seller=True))
+            if block in ("seller", "channel"):
+                rank = SELLER_LABEL if block == "seller" else CHANNEL_LABEL
+                found.add(rank, _company_in_value(cells[0], seller=True))
             if block != "customer":
                 texts.append(cells[0])
             continue  # a customer's block line is nobody's letterhead
         block = None
         for kind, value in pairs:
-            if kind == "seller":
-                found.add(SELLER_LABEL, _company_in_value(value, seller=True))
+            if kind in ("seller", "channel"):
+                rank = SELLER_LABEL if kind == "seller" else CHANNEL_LABEL
+                found.add(rank, _company_in_value(value, seller=True))
             elif kind == "person":
                 found.add(PERSON_COMPANY, _company_in_value(value, seller=False))
         texts.extend(cell for position, cell in enumerate(cells) if position not in taken)
@@ -546,7 +563,7 @@ def seller_read(
         cells = _cells(row)
         pairs, taken = _labelled_values(cells)
         for kind, value in pairs:
-            if kind == "seller":
+            if kind in ("seller", "channel"):
                 found.add(CLOSING_LABEL, _company_in_value(value, seller=True))
         closing.extend(cell for position, cell in enumerate(cells) if position not in taken)
     found.texts = [*texts, *closing]

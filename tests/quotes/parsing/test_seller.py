@@ -17,6 +17,20 @@ QUOTE_ROWS = [["Quote #", "Q-2026-0101"], ["Date", "2026-05-04"], ["Currency", "
 @pytest.mark.parametrize(
     ("letterhead", "seller"),
     [
+        # A distributor's quote names the reseller it sells to: the company heading the
+        # letterhead sent it, the "Reseller:" label names its buyer.
+        (
+            [
+                ["Ingram Micro Inc. - Advanced Solutions Quote"],
+                ["Reseller: Brightline Systems LLC"],
+                ["End User: Pacific Coast Materials Lab"],
+            ],
+            "Ingram Micro",
+        ),
+        # Under a bare quote title with no company line, the channel label names the seller.
+        ([["Quotation"], ["Authorized Reseller: Vireo Data Ltd"]], "Vireo Data Ltd"),
+        # A maker's configurator names itself after the maker: HP's own tool, spelled our way.
+        ([["HP Inc. Workstation Configurator"]], "HP"),
         # A reseller's name, then the maker it partners with: the tagline is no seller.
         (
             [["Summit Ridge Systems, Inc. - Supermicro Premier Partner"]],
