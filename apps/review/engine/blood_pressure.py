@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 
 from apps.review.engine.checks._common import num, pct, usd
-from apps.review.engine.checks.circuit import amps_needed, office_packing
+from apps.review.engine.checks.circuit import amps_needed, at_desk_outlets, office_packing
 from apps.review.engine.checks.context import WASTE_IDLE_SHARE, ReviewContext
 from apps.review.engine.checks.throughput import DESK_FORM_FACTORS
 from apps.review.engine.schemas import LEVEL_ORDER, BloodPressure, Finding, Level, Pressure
@@ -234,12 +234,7 @@ def _shared_circuits_reason(
     workstations) sit on people's desks, each on its own outlet: Facilities still doesn't
     notice, as the guide says of the Spark. Machines that each want more than a desk outlet
     are one room's load, and the separate circuits are Facilities' walk-in."""
-    each_at_a_desk = all(
-        vehicle.system.power_kw is not None and vehicle.system.power_kw * 1000 <= DESK_OUTLET_W
-        for vehicle in ctx.vehicles
-        if not vehicle.is_personal
-    )
-    if each_at_a_desk:
+    if at_desk_outlets(ctx.vehicles):
         return (
             0,
             f"{num(total_w)} W together is {circuits} circuits' worth at {num(amps)} A, but each "

@@ -85,6 +85,8 @@ def test_ten_sparks_need_two_15_amp_circuits(catalog: CatalogSnapshot) -> None:
     assert room.metrics["circuits_lower_bound"] == 2  # ceil(2,400 ÷ 1,440) = 2
     assert "ceil(2,400 W ÷ 1,440 W) = 2" in room.formula
     assert "2 such circuits (6 + 4 machines" in room.detail
+    # every Spark ≤ the 1,440 W desk outlet: each on its own desk runs as it is
+    assert "Each on a desk outlet of its own they run as they are" in room.detail
 
 
 def test_six_sparks_share_one_circuit(catalog: CatalogSnapshot) -> None:
@@ -108,6 +110,8 @@ def test_six_stations_keep_their_warnings_and_need_bigger_circuits(
     assert room.metrics["total_w"] == 9600
     assert room.metrics["circuits_needed"] == 0
     assert room.metrics["machines_over_one_circuit"] == 6
+    # 1,600 W > the 1,440 W desk outlet: a room load Facilities must plan
+    assert "Facilities needs to know before they arrive" in room.detail
 
 
 def test_six_stations_on_20_amps_need_six_circuits(catalog: CatalogSnapshot) -> None:

@@ -34,6 +34,7 @@ from apps.review.engine.sizing.circuits import CircuitPacking, circuits_pack
 from apps.review.engine.sizing.facility import (
     CONTINUOUS_SHARE,
     DESK_AMPS,
+    DESK_OUTLET_W,
     DESK_VOLTS,
     circuit_continuous_w,
     circuit_severity,
@@ -96,6 +97,16 @@ def office_packing(vehicles: Sequence[Vehicle], volts: float, amps: float) -> Ci
     return circuits_pack(watts, circuit_continuous_w(volts, amps))
 
 
+def at_desk_outlets(vehicles: Sequence[Vehicle]) -> bool:
+    """Whether every plugged-in machine plugs into a desk outlet (≤ 15 A × 120 V × 0.8 =
+    1,440 W): Sparks and small workstations sit on people's desks, each on its own outlet."""
+    return all(
+        vehicle.system.power_kw is not None and vehicle.system.power_kw * 1000 <= DESK_OUTLET_W
+        for vehicle in vehicles
+        if not vehicle.is_personal
+    )
+
+
 def _machines(packing: CircuitPacking) -> int:
     return sum(packing.machines_per_circuit) + len(packing.too_big)
 
@@ -146,8 +157,13 @@ def _room_finding(
     detail = (
         f"The {_machines(packing)} machines on the quote draw {num(packing.total_w)} W together "
         f"at their maximum. A {kind} circuit carries {num(limit)} W continuously, and a machine "
-        f"cannot be split across two, so {fit}{bigger} Facilities needs to know before they "
-        "arrive: one power strip will trip."
+        f"cannot be split across two, so {fit}{bigger} "
+        + (
+            "Each on a desk outlet of its own they run as they are; on one power strip they trip "
+            "it."
+            if at_desk_outlets(ctx.vehicles)
+            else "Facilities needs to know before they arrive: one power strip will trip."
+        )
     )
     formula = (
         f"{num(amps)} A × {num(volts)} V × {CONTINUOUS_SHARE} = {num(limit)} W per circuit; "
