@@ -29,7 +29,8 @@ Spelling policy: the seller is reported as the letterhead writes it ("Aspen Syst
 "EXXACT CORPORATION"), except vendors we know, which are spelled our way ("Dell Technologies"
 → "Dell", "Hewlett Packard Enterprise Deutschland GmbH" → "HPE") so a vendor's remembered
 mappings find it however a quote spells it. Two spellings of one seller are compared through
-``vendor_normalize`` ("Exxact Corporation" and "EXXACT CORP." are both "exxact").
+``vendor_normalize`` ("Exxact Corporation" and "EXXACT CORP." are both "exxact"), and
+``vendor_key`` keeps a vendor's remembered mappings and corrections under that one name.
 """
 
 from __future__ import annotations
@@ -250,6 +251,13 @@ def vendor_normalize(name: str) -> str:
     while len(words) > 1 and words[-1] in _LEGAL_WORDS:
         words.pop()
     return " ".join(words)
+
+
+def vendor_key(vendor: str) -> str:
+    """The key a vendor's confirmed mappings and remembered corrections are kept under: the
+    seller normalised (``vendor_normalize``), so "Exxact Corporation", "EXXACT CORP." and
+    "Exxact" share one memory; at most 200 characters (the key column's width)."""
+    return vendor_normalize(" ".join(vendor.split()))[:200]
 
 
 def _has_legal_form(name: str) -> bool:
