@@ -103,22 +103,16 @@ _SERVICE_PHRASES = (
     "configuration centre",
     "configuration center",
     "asset tag",
-    # Japanese and Chinese (no word breaks): maintenance, warranty, support, installation;
-    # not 服务 alone, which 服务器 (server) contains.
-    "保守",
-    "保証",
-    "サポート",
-    "設置",
-    "保修",
-    "维保",
-    "质保",
-    "技术支持",
-    "安装",
+    # Japanese, Chinese and Korean (no word breaks): maintenance, warranty, support,
+    # installation; not 服务 alone, which 服务器 (server) contains.
+    *("保守", "保証", "サポート", "設置", "保修", "维保", "质保", "技术支持", "安装"),
+    *("保固", "維保", "維護", "技術支援", "安裝", "到府"),
+    *("기술지원", "유지보수", "보증", "워런티", "설치", "서비스"),
 )
-#: Japanese and Chinese for a barebone or chassis (no word breaks to find a noun by).
-_CJK_CHASSIS = ("ベアボーン", "筐体", "准系统", "準系統", "机箱")
-#: Japanese and Chinese for a server ("Supermicro GPUサーバー SYS-421GE-TNRT3", "GPU服务器").
-_CJK_SYSTEM = ("サーバー", "サーバ", "服务器", "伺服器")
+#: Japanese, Chinese and Korean for a barebone or chassis (no word breaks to find a noun by).
+_CJK_CHASSIS = ("ベアボーン", "筐体", "准系统", "準系統", "机箱", "機箱", "베어본", "섀시")
+#: Japanese, Chinese and Korean for a server ("GPUサーバー", "GPU服务器", "GPU 서버").
+_CJK_SYSTEM = ("サーバー", "サーバ", "服务器", "伺服器", "서버")
 #: Management controllers, OS preloads: part of the system even when called a licence.
 _MANAGEMENT_WORDS = frozenset(
     ["ilo", "idrac", "xclarity", "bmc", "windows", "ubuntu", "linux", "rhel"]

@@ -21,13 +21,9 @@ from apps.quotes.models import (
     VendorPartMapping,
 )
 from apps.quotes.parsing import ParsedLine, ParsedQuote, parse_upload
+from apps.quotes.parsing.seller import vendor_key
 from apps.quotes.schemas import LineCorrection, LineRole
 from apps.quotes.storage import blob_read
-
-
-def vendor_key(vendor: str) -> str:
-    """Mappings are per vendor, whatever the capitals: "Dell Inc." and "DELL INC." agree."""
-    return " ".join(vendor.split()).casefold()[:200]
 
 
 def vendor_mappings(*, vendor: str) -> dict[str, PartRef]:

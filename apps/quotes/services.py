@@ -40,13 +40,13 @@ from apps.quotes.models import (
 )
 from apps.quotes.parsing import ParsedQuote, QuoteParseError, SheetChoiceNeeded, parse_upload
 from apps.quotes.parsing.detect import type_detect
+from apps.quotes.parsing.seller import vendor_key
 from apps.quotes.schemas import LineCorrection
 from apps.quotes.selectors import (
     catalog_part_ids,
     correction_of,
     corrections_standing,
     line_key,
-    vendor_key,
     vendor_line_corrections,
     vendor_mappings,
 )
@@ -353,14 +353,16 @@ def _line_rows(quote: Quote, intake: QuoteIntake) -> list[QuoteLine]:
 
 def quote_mapping_confirm(*, quote_line: QuoteLine, part: Part, user: User) -> QuoteLine:
     """ "Yes, this line is that part": remember it for the quote's vendor and re-match the
-    quote's lines, so every line with the same text (here and on later quotes) follows."""
+    quote's lines, so every line with the same text (here and on later quotes) follows. The
+    vendor is keyed by ``vendor_key`` ("Exxact Corporation" and "EXXACT CORP." share one
+    memory); confirming again moves ``confirmed_at`` to now: the latest confirmation wins."""
     quote = quote_line.quote
     text = mapping_key(quote_line.part_number or quote_line.description)
     with transaction.atomic():
         VendorPartMapping.objects.update_or_create(
             vendor=vendor_key(quote.vendor),
             text=text[:300],
-            defaults={"part": part, "confirmed_by": user},
+            defaults={"part": part, "confirmed_by": user, "confirmed_at": timezone.now()},
         )
         quote_rematch(quote=quote)
     quote_line.refresh_from_db()

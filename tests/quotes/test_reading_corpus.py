@@ -2,10 +2,10 @@
 test_the_corpus_is_all_there), written the way Dell, HPE, Lenovo, Cisco, Fujitsu, Eviden,
 Supermicro, Gigabyte, ASUS, ASRock Rack, QCT, Inspur, H3C, NVIDIA partners, rack-scale ODMs
 (Wiwynn, Foxconn), system integrators, workstation and desk-side builders, and distributors or
-resellers in India, Switzerland, Germany, Japan, China, Australia, the UK and the US send them
-(Shift-JIS, GBK and UTF-16 CSVs, multi-page and unruled PDFs among them): every quote read end to
-end by intake, against the reading its expect.json states. The binary quotes whose content should
-be reviewable are written by scripts under tests/fixtures/.
+resellers in India, Switzerland, Germany, Japan, China, Taiwan, Korea, Australia, the UK and the
+US send them (Shift-JIS, GBK, Big5, EUC-KR and UTF-16 CSVs, multi-page and unruled PDFs among
+them): every quote read end to end by intake, against the reading its expect.json states. The
+binary quotes whose content should be reviewable are written by scripts under tests/fixtures/.
 
 Data-line numbers are every row below the header in file order (banner, $0, subtotal, tax and
 total rows included; a PDF's letterhead, terms and page furniture excluded), as
@@ -55,8 +55,8 @@ def _data_line(intake: QuoteIntake, line: int) -> int:
 
 def test_the_corpus_is_all_there() -> None:
     formats = sorted(next(p for p in f.iterdir() if p.stem == "quote").suffix for f in FOLDERS)
-    assert len(FOLDERS) == 107
-    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (61, 28, 18)
+    assert len(FOLDERS) == 109
+    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (63, 28, 18)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)

@@ -101,27 +101,41 @@ def header_normalize(text: str) -> str:
     return stripped or folded
 
 
-#: Japanese and Chinese column names, which ``header_normalize`` (Latin letters only) cannot
-#: read: 品番 | 品名 | 数量 | 単価 | 金額 (Japan), 型号 | 名称 | 数量 | 单价 | 金额 (China).
+#: Japanese, Chinese and Korean column names, which ``header_normalize`` (Latin letters only)
+#: cannot read: 品番 | 品名 | 数量 | 単価 | 金額 (Japan), 型号 | 名称 | 数量 | 单价 | 金额 (China),
+#: 料號 | 品名 | 數量 | 單價 | 金額 (Taiwan, Hong Kong), 품번 | 품명 | 수량 | 단가 | 금액 (Korea).
 CJK_SYNONYMS: dict[str, str] = {
     **dict.fromkeys(
         ("品番", "型番", "製品番号", "品目コード", "型号", "料号", "物料编码", "产品型号"),
         "part_number",
     ),
+    **dict.fromkeys(("料號", "品號", "型號", "物料編碼", "產品型號"), "part_number"),
+    **dict.fromkeys(("품번", "부품번호", "제품번호", "모델번호", "품목코드"), "part_number"),
     **dict.fromkeys(
         ("品名", "商品名", "製品名", "摘要", "仕様", "内容", "名称", "产品名称", "描述", "规格"),
         "description",
     ),
-    **dict.fromkeys(("数量", "台数"), "quantity"),
-    **dict.fromkeys(("単価", "单价", "單價"), "unit_price"),
-    **dict.fromkeys(("金額", "金额", "合計金額", "总价", "總價", "小计"), "extended_price"),
+    **dict.fromkeys(("規格", "說明", "名稱", "產品名稱", "品名規格"), "description"),
+    **dict.fromkeys(("품명", "제품명", "설명", "사양", "규격", "품목", "내역"), "description"),
+    **dict.fromkeys(("数量", "台数", "數量", "수량"), "quantity"),
+    **dict.fromkeys(("単価", "单价", "單價", "단가"), "unit_price"),
+    **dict.fromkeys(
+        ("金額", "金额", "合計金額", "总价", "總價", "小计", "小計", "금액", "합계금액"),
+        "extended_price",
+    ),
 }
-_CJK_NOISE = re.compile(r"[\s()（）\[\]【】:：#＃]|円|元|税抜|税込|税别|含税|[A-Za-z0-9._-]+")
+#: Brackets, currency ("円", "元", "NT$", "新台幣", "원" as a word) and tax words ("税抜", "未稅",
+#: "VAT 별도") a label carries beside its name.
+_CJK_NOISE = re.compile(
+    r"[\s()（）\[\]【】:：#＃$＄]|円|元|新台幣|台幣|원(?![\uac00-\ud7af])|税抜|税込|税别|含税|"
+    r"未稅|含稅|별도|포함|[A-Za-z0-9._-]+"
+)
 
 
 def cjk_label(text: str) -> str:
-    """A Japanese or Chinese label without spaces, brackets, currency and Latin words:
-    "単価（円）" → "単価", "金額 (USD)" → "金額"; "" for a Latin label."""
+    """A Japanese, Chinese or Korean label without spaces, brackets, currency and Latin words:
+    "単価（円）" → "単価", "金額 (USD)" → "金額", "單價(NT$)" → "單價", "단가(원)" → "단가";
+    "" for a Latin label."""
     return _CJK_NOISE.sub("", text)
 
 

@@ -66,14 +66,17 @@ _DAY_FIRST_LABELS = frozenset({
 })
 # fmt: on
 _META_LOOKUP = {label: field for field, labels in _META_LABELS.items() for label in labels}
-#: Japanese and Chinese letterhead labels (read by ``cjk_label``, not ``header_normalize``).
+#: Japanese, Chinese and Korean letterhead labels (read by ``cjk_label``, not
+#: ``header_normalize``).
 _CJK_META: dict[str, str] = {
     **dict.fromkeys(
         ("見積番号", "御見積番号", "見積書番号", "見積No", "报价单号", "报价编号", "報價單號"),
         "quote_number",
     ),
+    **dict.fromkeys(("報價編號", "報價單編號", "견적번호", "견적서번호"), "quote_number"),
     **dict.fromkeys(("見積日", "発行日", "見積日付", "日付", "报价日期", "日期"), "quote_date"),
-    **dict.fromkeys(("通貨", "币种", "幣別", "货币"), "currency"),
+    **dict.fromkeys(("報價日期", "견적일", "견적일자", "작성일", "작성일자"), "quote_date"),
+    **dict.fromkeys(("通貨", "币种", "幣別", "货币", "貨幣", "幣值", "통화"), "currency"),
 }
 #: A title row's count of systems: "3", "3 units", "x 3".
 _SYSTEMS = re.compile(r"^\s*(?:x\s*)?\d{1,4}(?:\s*(?:units?|systems?|servers?|pcs|ea))?\s*$", re.I)

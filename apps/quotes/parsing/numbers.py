@@ -28,13 +28,14 @@ _PREFIXED_DOLLARS = {
     "NZ$": "NZD",
     "HK$": "HKD",
     "S$": "SGD",
+    "NT$": "TWD",
 }
 _SYMBOLS = {"€": "EUR", "£": "GBP", "¥": "JPY", "円": "JPY", "₹": "INR", "₩": "KRW", "$": "USD"}
 
-_PREFIXED_RE = re.compile(r"(?<![A-Za-z])(US|AU|A|CA|C|NZ|HK|S)\$")
+_PREFIXED_RE = re.compile(r"(?<![A-Za-z])(US|AU|A|CA|C|NZ|HK|NT|S)\$")
 _CODE_RE = re.compile(r"(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])")
 _STRIP_RE = re.compile(
-    r"(?<![A-Za-z])(?:US|AU|A|CA|C|NZ|HK|S)\$|[€£¥円₹₩$]|(?<![A-Za-z])(?:SFr\.|Fr\.|Rs\.?)"
+    r"(?<![A-Za-z])(?:US|AU|A|CA|C|NZ|HK|NT|S)\$|[€£¥円₹₩$]|(?<![A-Za-z])(?:SFr\.|Fr\.|Rs\.?)"
     r"|(?<![A-Za-z])(?:" + "|".join(sorted(CURRENCY_CODES)) + r")(?![A-Za-z])",
     re.IGNORECASE,
 )
@@ -56,8 +57,22 @@ _COMMA_PLAIN = re.compile(r"\d*,?\d+|\d+,")
 _ZERO_WORDS = frozenset(
     {"included", "incl", "inkl", "inklusive", "inclus", "incluido", "incluida", "n/c", "nc"}
     | {"no charge", "free", "kostenlos", "gratuit", "gratis", "inbegriffen", "enthalten"}
-    # Japanese and Chinese: 込み / 標準添付 (included, standard), 含 / 包含 / 免费 (free).
-    | {"込み", "込", "標準添付", "含む", "含", "包含", "免费", "无偿"}
+    # Japanese and Chinese: 込み / 標準添付 (included, standard), 含 / 包含 / 免费 (free);
+    # Traditional Chinese 內含 / 免費; Korean 포함 (included), 무상 (free of charge).
+    | {
+        "込み",
+        "込",
+        "標準添付",
+        "含む",
+        "含",
+        "包含",
+        "免费",
+        "无偿",
+        "內含",
+        "免費",
+        "포함",
+        "무상",
+    }
 )
 #: Words that mean "no amount here".
 _EMPTY_WORDS = frozenset({"-", "–", "—", "n/a", "na", "tbd", "tba", "--", "---"})

@@ -29,7 +29,8 @@ Spelling policy: the seller is reported as the letterhead writes it ("Aspen Syst
 "EXXACT CORPORATION"), except vendors we know, which are spelled our way ("Dell Technologies"
 → "Dell", "Hewlett Packard Enterprise Deutschland GmbH" → "HPE") so a vendor's remembered
 mappings find it however a quote spells it. Two spellings of one seller are compared through
-``vendor_normalize`` ("Exxact Corporation" and "EXXACT CORP." are both "exxact").
+``vendor_normalize`` ("Exxact Corporation" and "EXXACT CORP." are both "exxact"), and
+``vendor_key`` keeps a vendor's remembered mappings and corrections under that one name.
 """
 
 from __future__ import annotations
@@ -93,7 +94,10 @@ _CHANNEL_LABELS = frozenset({
     "reseller", "distributor", "authorized reseller", "authorised reseller",
     "authorized partner", "authorised partner", "channel partner", "solution provider",
 })
-_CJK_SELLER_LABELS = frozenset({"販売店", "販売元", "発行元", "供应商", "供應商", "卖方", "賣方"})
+_CJK_SELLER_LABELS = frozenset({
+    "販売店", "販売元", "発行元", "供应商", "供應商", "卖方", "賣方",
+    "공급자", "공급업체", "판매자",
+})
 #: Labels naming a person, whose value names the seller only with a company beside the name.
 _PERSON_LABELS = frozenset({
     "prepared by", "quoted by", "created by", "sales rep", "sales representative",
@@ -108,7 +112,9 @@ _CUSTOMER_LABELS = frozenset({
     "end customer", "end user", "account", "account name", "to", "kunde", "auftraggeber",
     "rechnungsadresse", "lieferadresse", "destinataire", "cliente", "klant",
 })
-_CJK_CUSTOMER_MARKS = ("お客様", "御中", "様", "宛先", "客户", "客戶", "买方", "買方")
+_CJK_CUSTOMER_MARKS = (
+    "お客様", "御中", "様", "宛先", "客户", "客戶", "买方", "買方", "귀중", "귀하", "수신", "고객",
+)
 #: The last words of a legal name: "Inc.", "GmbH & Co. KG", "Pte. Ltd.", "Co., Ltd.".
 _LEGAL_WORDS = frozenset({
     "inc", "incorporated", "llc", "llp", "lp", "ltd", "limited", "gmbh", "mbh", "ag", "se",
@@ -118,6 +124,7 @@ _LEGAL_WORDS = frozenset({
 })
 _CJK_LEGAL = (
     "株式会社", "有限会社", "合同会社", "股份有限公司", "有限公司", "公司", "(株)", "（株）",
+    "주식회사", "유한회사", "(주)", "（주）", "㈜",
 )
 #: Words of a company's name that a person's name lacks ("Puget Systems", "Colfax International").
 _COMPANY_WORDS = frozenset({
@@ -141,7 +148,7 @@ _TITLE_WORD = re.compile(
     r"cotizacion|presupuesto|offerte|offerta|offre|preventivo|orcamento|bom|price list|"
     r"pricing|proforma|pro forma|order confirmation)\b"
 )
-_CJK_TITLE = re.compile(r"見積|报价|報價|估价")
+_CJK_TITLE = re.compile(r"見積|报价|報價|估价|견적")
 #: Words before a title that name no one: "Sales Quote", "Spare Parts Quotation".
 _GENERIC_TITLE_WORDS = frozenset({
     "sales", "commercial", "services", "service", "renewal", "spare", "parts", "price",
@@ -172,7 +179,10 @@ _WEB = re.compile(
     re.IGNORECASE,
 )
 _SECOND_LEVEL = frozenset({"co", "com", "ac", "or", "ne", "net", "org", "gov", "edu"})
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
+#: Kana, ideographs, half-width katakana and Hangul (a Korean name is CJK too: "주식회사 ...").
+_CJK = re.compile(
+    r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]"
+)
 _LABEL = re.compile(r"^\s*([^:：]{1,40}?)\s*[:：]\s*(.*)$")
 _SEGMENT = re.compile(r"\s+[-–—|·•]\s+|\s*\|\s*")
 _ASIDE = re.compile(r"\s*[(（\[](?!株|有)[^)）\]]*[)）\]]")
@@ -241,7 +251,8 @@ def _words(name: str) -> list[str]:
 def vendor_normalize(name: str) -> str:
     """One seller however it is spelled: legal form dropped, case folded. "Exxact
     Corporation" and "EXXACT CORP." → "exxact"; "Straits Compute Pte. Ltd." → "straits
-    compute"; "株式会社東京GPUシステムズ" → "東京gpuシステムズ"."""
+    compute"; "株式会社東京GPUシステムズ" → "東京gpuシステムズ", "주식회사 한빛데이터시스템" →
+    "한빛데이터시스템"."""
     if _CJK.search(name):
         for mark in _CJK_LEGAL:
             name = name.replace(mark, "")
@@ -250,6 +261,13 @@ def vendor_normalize(name: str) -> str:
     while len(words) > 1 and words[-1] in _LEGAL_WORDS:
         words.pop()
     return " ".join(words)
+
+
+def vendor_key(vendor: str) -> str:
+    """The key a vendor's confirmed mappings and remembered corrections are kept under: the
+    seller normalised (``vendor_normalize``), so "Exxact Corporation", "EXXACT CORP." and
+    "Exxact" share one memory; at most 200 characters (the key column's width)."""
+    return vendor_normalize(" ".join(vendor.split()))[:200]
 
 
 def _has_legal_form(name: str) -> bool:

@@ -50,14 +50,24 @@ def tax_total_row(texts: Sequence[str]) -> bool:
     return any(_TAX_TOTAL_RE.match(text_fold(text)) for text in texts if text)
 
 
-#: Japanese and Chinese labels, which ``text_fold`` (Latin letters only) cannot read:
-#: "小計" / "小计" subtotal, "消費税 (10%)" / "增值税" tax, "合計" / "合计" / "总计" total,
-#: "送料" / "运费" shipping. Tried in this order on the label as written.
+#: Japanese, Chinese and Korean labels, which ``text_fold`` (Latin letters only) cannot read:
+#: "小計" / "小计" / "소계" / "공급가액" subtotal, "消費税 (10%)" / "增值税" / "營業稅 (5%)" /
+#: "부가세" tax, "合計" / "合计" / "總計" / "합계" / "총계" total, "送料" / "运费" / "운송비"
+#: shipping. Tried in this order on the label as written.
 _CJK_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("subtotal", re.compile(r"^(?:小計|小计)")),
-    ("tax", re.compile(r"^(?:消費税|增值税|増値税|税額|税金|税额)")),
-    ("total", re.compile(r"^(?:合計|合计|総計|总计|総額|总额|税込合計|含税合计|お見積合計)")),
-    ("charges", re.compile(r"^(?:送料|運賃|运费|配送料)")),
+    ("subtotal", re.compile(r"^(?:小計|小计|未稅合計|소계|공급가액)")),
+    (
+        "tax",
+        re.compile(r"^(?:消費税|增值税|増値税|税額|税金|税额|營業稅|稅額|稅金|부가세|부가가치세)"),
+    ),
+    (
+        "total",
+        re.compile(
+            r"^(?:合計|合计|総計|总计|總計|総額|总额|總額|税込合計|含税合计|含稅合計|含稅總計|"
+            r"お見積合計|합계|총계|총액)"
+        ),
+    ),
+    ("charges", re.compile(r"^(?:送料|運賃|运费|運費|配送料|운송비|배송비)")),
 )
 
 

@@ -423,6 +423,43 @@ def test_japanese_and_chinese_summary_rows() -> None:
     assert (chinese.stated_charges, chinese.stated_total) == (Decimal("5.00"), Decimal("25.00"))
 
 
+def test_korean_and_traditional_chinese_summary_rows() -> None:
+    # Seoul: 공급가액 (supply value, the subtotal), 부가세 (VAT), 합계 (total); Taipei: 小計,
+    # 營業稅 (business tax), 總計, and 運費 (freight) before them.
+    korean = parse(
+        csv_bytes(
+            "A-1,Widget,2,10.00,20.00",
+            ",공급가액,,,20.00",
+            ",부가세 (10%),,,2.00",
+            ",합계,,,22.00",
+        )
+    )
+    assert [line.part_number for line in korean.lines] == ["A-1"]
+    # 20.00 + 10% of 20.00 = 22.00
+    assert (korean.stated_subtotal, korean.stated_tax, korean.stated_total) == (
+        Decimal("20.00"),
+        Decimal("2.00"),
+        Decimal("22.00"),
+    )
+    taiwan = parse(
+        csv_bytes(
+            "A-1,Widget,2,10.00,20.00",
+            ",運費,,,5.00",
+            ",小計,,,25.00",
+            ",營業稅 (5%),,,1.25",
+            ",總計,,,26.25",
+        )
+    )
+    # 20.00 + 5.00 freight = 25.00; 5% of 25.00 = 1.25; 25.00 + 1.25 = 26.25
+    assert [line.part_number for line in taiwan.lines] == ["A-1"]
+    assert (taiwan.stated_charges, taiwan.stated_subtotal, taiwan.stated_tax) == (
+        Decimal("5.00"),
+        Decimal("25.00"),
+        Decimal("1.25"),
+    )
+    assert taiwan.stated_total == Decimal("26.25")
+
+
 def test_a_line_called_total_care_with_a_quantity_stays_a_line() -> None:
     quote = parse(csv_bytes("TC-5Y,Total Care support 5 years,2,100.00,200.00"))
     assert quote.lines[0].description == "Total Care support 5 years"

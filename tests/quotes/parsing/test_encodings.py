@@ -118,6 +118,22 @@ def test_a_gbk_quote_reads_its_lines_and_amounts() -> None:
     assert (quote.lines[1].quantity, quote.lines[1].extended_price) == (32, Decimal("102400.00"))
 
 
+def test_a_big5_quote_reads_its_lines_and_amounts() -> None:
+    quote = parse_upload(TRADITIONAL.encode("cp950"), "報價單.csv")
+    assert (quote.encoding, quote.encoding_fallback) == ("cp950", True)
+    assert quote.lines[0].description == "技嘉 GPU 伺服器 8 張 H200"
+    # 2 × 8,800,000 = 17,600,000
+    assert (quote.lines[0].quantity, quote.lines[0].extended_price) == (2, Decimal("17600000"))
+
+
+def test_an_euc_kr_quote_reads_its_lines_and_amounts() -> None:
+    quote = parse_upload(KOREAN.encode("cp949"), "견적서.csv")
+    assert (quote.encoding, quote.encoding_fallback) == ("cp949", True)
+    assert quote.lines[1].description == "메모리 64GB DDR5"
+    # 32 × 450,000 = 14,400,000
+    assert (quote.lines[1].quantity, quote.lines[1].extended_price) == (32, Decimal("14400000"))
+
+
 @pytest.mark.parametrize("bom", [codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE], ids=["le", "be"])
 def test_utf16_unicode_text_with_either_byte_order(bom: bytes) -> None:
     text = (

@@ -63,9 +63,27 @@ from apps.quotes.parsing.metadata import date_normalize, metadata_read, vendor_k
             ["序号", "型号", "名称", "数量", "单价", "金额 (USD)"],
             [None, "part_number", "description", "quantity", "unit_price", "extended_price"],
         ),
+        # Korean and Traditional Chinese: the currency beside the name ("원" = won, "NT$"),
+        # a remarks (비고) or unit (單位) column left alone.
+        (
+            ["순번", "부품번호", "제품명", "수량", "단가(원)", "금액(원)", "비고"],
+            [None, "part_number", "description", "quantity", "unit_price", "extended_price", None],
+        ),
+        (
+            ["No", "품번", "사양", "수량", "단가 (VAT 별도)", "합계금액"],
+            [None, "part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
+        (
+            ["項次", "料號", "品名", "數量", "單位", "單價(NT$)", "金額(NT$)"],
+            [None, "part_number", "description", "quantity", None, "unit_price", "extended_price"],
+        ),
+        (
+            ["品號", "說明", "數量", "單價 (未稅)", "小計"],
+            ["part_number", "description", "quantity", "unit_price", "extended_price"],
+        ),
     ],
 )
-def test_header_synonyms_in_four_languages(cells: list[str], expected: list[str | None]) -> None:
+def test_header_synonyms_in_six_languages(cells: list[str], expected: list[str | None]) -> None:
     mapping = header_map(cells)
     by_index = {index: field for field, index in mapping.items()}
     assert [by_index.get(index) for index in range(len(cells))] == expected
@@ -144,6 +162,12 @@ def test_metadata_from_label_value_pairs_and_single_cells() -> None:
         (["报价单号", "BJ-Q-2026-0133"], "quote_number", "BJ-Q-2026-0133"),
         (["見積日", "2026/05/20"], "quote_date", "2026/05/20"),
         (["币种：USD"], "currency", "USD"),
+        (["견적번호: HBD-Q-2026-0517"], "quote_number", "HBD-Q-2026-0517"),
+        (["견적일", "2026-06-03"], "quote_date", "2026-06-03"),
+        (["통화", "KRW"], "currency", "KRW"),
+        (["報價單號：DXAI-TP-2026-0219"], "quote_number", "DXAI-TP-2026-0219"),
+        (["報價日期", "2026/06/10"], "quote_date", "2026/06/10"),
+        (["幣別", "NT$"], "currency", "TWD"),
         (["Datum: 14.03.2025"], "quote_date", "14.03.2025"),
         (["Supplier:", "Acme Systems GmbH"], "vendor", "Acme Systems GmbH"),
         (["Moneda: EUR"], "currency", "EUR"),

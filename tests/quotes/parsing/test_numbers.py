@@ -40,6 +40,9 @@ from apps.quotes.parsing.numbers import (
         ("N/C", ".", Decimal("0")),
         ("inkl.", ",", Decimal("0")),
         ("込み", ".", Decimal("0")),  # Japanese: included
+        ("NT$15,800,000", ".", Decimal("15800000")),
+        ("포함", ".", Decimal("0")),  # Korean: included
+        ("免費", ".", Decimal("0")),  # Traditional Chinese: free
         ("¥68,500,000", ".", Decimal("68500000")),
         ("", ".", None),
         ("n/a", ".", None),
@@ -112,6 +115,9 @@ def test_quantity_parse_refuses(text: str, message: str) -> None:
         ("¥1,000", "JPY"),
         ("A$1,200", "AUD"),
         ("CA$1,200", "CAD"),
+        ("NT$15,800,000", "TWD"),  # Taiwan's dollar, never the US one
+        ("單價(NT$)", "TWD"),
+        ("₩1,350,030,000", "KRW"),
         ("Unit Price (EUR)", "EUR"),
         ("CHF 12.50", "CHF"),
         ("Fr. 12.50", "CHF"),

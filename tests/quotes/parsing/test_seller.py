@@ -73,6 +73,15 @@ QUOTE_ROWS = [["Quote #", "Q-2026-0101"], ["Date", "2026-05-04"], ["Currency", "
             [["御見積書"], ["株式会社東京GPUシステムズ"], ["お客様", "北陸先端AI研究所 御中"]],
             "株式会社東京GPUシステムズ",
         ),
+        # A Korean one: 견적서 (quotation), the company (주식회사...), 수신 (to) the customer.
+        (
+            [["견적서"], ["주식회사 한빛데이터시스템"], ["수신", "한국과학기술원 AI대학원 귀중"]],
+            "주식회사 한빛데이터시스템",
+        ),
+        (
+            [["견적서"], ["수신: 주식회사 서울AI랩 귀중"], ["공급자: 주식회사 한빛데이터시스템"]],
+            "주식회사 한빛데이터시스템",
+        ),
         # A Chinese letterhead: 有限公司 is the legal form.
         ([["报价单"], ["深圳算力科技有限公司"]], "深圳算力科技有限公司"),
         # A "Vendor:" label beats a maker's name above it.
@@ -161,6 +170,12 @@ def test_a_csv_quote_reads_its_sign_off_after_the_lines() -> None:
         (("GIGA COMPUTING TECHNOLOGY CO., LTD.",), "giga computing technology"),
         (("Eviden S.A.", "Eviden SA"), "eviden"),
         (("株式会社東京GPUシステムズ", "東京GPUシステムズ"), "東京gpuシステムズ"),
+        # Korean (Hangul is CJK too: no Latin words to fold) and Taiwanese legal forms.
+        (
+            ("주식회사 한빛데이터시스템", "(주)한빛데이터시스템", "한빛데이터시스템"),
+            "한빛데이터시스템",
+        ),
+        (("鼎新智算科技股份有限公司", "鼎新智算科技"), "鼎新智算科技"),
     ],
 )
 def test_vendor_normalize_compares_spellings_of_one_seller(
