@@ -194,6 +194,23 @@ def vendor_corrections(*, vendor: str) -> dict[str, VendorLineCorrection]:
     return {row.text: row for row in rows}
 
 
+def vendor_names(keys: Sequence[str]) -> dict[str, str]:
+    """{vendor key: the seller as its newest quote spells it}: the memory is kept under the
+    normalised key ("exxact"), the page names the seller as people read it ("Exxact
+    Corporation"). A key no stored quote spells keeps itself."""
+    wanted = set(keys)
+    names: dict[str, str] = {}
+    for vendor in (
+        Quote.objects.exclude(vendor="").order_by("-created_at").values_list("vendor", flat=True)
+    ):
+        key = vendor_key(vendor)
+        if key in wanted and key not in names:
+            names[key] = vendor
+            if len(names) == len(wanted):
+                break
+    return {key: names.get(key, key) for key in wanted}
+
+
 def vendor_line_corrections(
     *, vendor: str, lines: Sequence[tuple[str, str]]
 ) -> dict[int, LineCorrection]:

@@ -10,13 +10,14 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.urls import reverse
 from django.utils import timezone
 
 from apps.catalog.models import Part
 from apps.quotes.models import VendorLineCorrection, VendorPartMapping
 from apps.quotes.parsing.seller import vendor_key
 from apps.quotes.schemas import LineCorrection
-from apps.quotes.selectors import quote_corrections, quote_intake_stored
+from apps.quotes.selectors import quote_corrections, quote_intake_stored, vendor_names
 from apps.quotes.services import quote_line_correct, quote_mapping_confirm, quote_upload
 
 #: NVIDIA's part numbers of an L40S and an H100 PCIe card (fixtures/catalog.json).
@@ -238,3 +239,22 @@ def test_the_migration_run_again_changes_nothing(old_apps):
     VendorPartMapping.objects.create(vendor="exxact", text="k", part=l40s, confirmed_by=alice)
     _migrate(AFTER)
     assert list(VendorPartMapping.objects.values_list("vendor", "text")) == [("exxact", "k")]
+
+
+def test_the_corrections_page_names_the_seller_as_its_newest_quote_spells_it(people, clients):
+    first = _upload(people, LETTERHEADS["EXXACT CORP."])
+    quote_line_correct(
+        quote_line=first.lines.get(line=2),
+        correction=LineCorrection(role="accessory"),
+        user=people["account"],
+        remember=True,
+    )
+    _upload(people, LETTERHEADS["Exxact Corporation"])  # the newest spelling
+    names = vendor_names(["exxact", "nobody"])
+    assert names == {"exxact": "Exxact Corporation", "nobody": "nobody"}
+    response = clients["account_team"].get(reverse("quotes:vendor_corrections"))
+    assert response.status_code == 200
+    body = response.content.decode()
+    # kept under "exxact", shown as people read the seller's name
+    assert "<td>Exxact Corporation</td>" in body
+    assert "<td>exxact</td>" not in body

@@ -21,6 +21,7 @@ from django_htmx.http import reswap, retarget
 from apps.catalog.services import catalog_snapshot
 from apps.quotes.corrections import CorrectionError
 from apps.quotes.models import QuoteLine, VendorLineCorrection
+from apps.quotes.selectors import vendor_names
 from apps.quotes.services import NothingToUndo, vendor_correction_remove
 from apps.review.engine.schemas import ReviewReport
 from apps.review.models import Review
@@ -137,10 +138,12 @@ def review_line_undo_view(request: HtmxHttpRequest, uuid: str, line: int) -> Htt
 def vendor_corrections_view(request: HtmxHttpRequest) -> HttpResponse:
     """Every correction remembered for a vendor, and the ones removed (who, when)."""
     rows = VendorLineCorrection.objects.select_related("created_by", "removed_by")
-    context = {
-        "remembered": rows.filter(removed_at__isnull=True).order_by("vendor", "text"),
-        "removed": rows.filter(removed_at__isnull=False).order_by("-removed_at")[:50],
-    }
+    remembered = list(rows.filter(removed_at__isnull=True).order_by("vendor", "text"))
+    removed = list(rows.filter(removed_at__isnull=False).order_by("-removed_at")[:50])
+    names = vendor_names([c.vendor for c in (*remembered, *removed)])
+    for correction in (*remembered, *removed):
+        correction.vendor_name = names[correction.vendor]  # type: ignore[attr-defined]
+    context = {"remembered": remembered, "removed": removed}
     return render(request, "quotes/vendor_corrections.html", context)
 
 
