@@ -1,6 +1,6 @@
 """What the quote says a system contains, and the system as the review sees it.
 
-A system's members are the rows nested under it (``apps.quotes.reading`` nests them). From its
+A system's members are the rows nested under it (``apps.quotes.bom_nesting`` nests them). From its
 line and its members ``read_system`` finds the catalog system, the GPUs, their NVLink domain and
 the cooling; ``quoted`` turns that reading into a ``QuotedSystem``, the catalog (or an estimate,
 marked so) filling what the quote does not state; ``corrected`` applies what a user said the
