@@ -17,12 +17,12 @@ from collections.abc import Sequence
 
 from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
 from apps.quotes.bom_fittings import fitting_read, made_for_a_system
+from apps.quotes.bom_gpus import BRIDGE_RE, RACK_SCALE_RE, WAYS_RE, GpuMention, gpu_mention
 from apps.quotes.bom_heads import head_category_read, names_a_choice
 from apps.quotes.bom_rows import Row, line_row
 from apps.quotes.bom_words import (
     ADAPTER_RE,
     ALNUM_RUN,
-    BRIDGE_RE,
     FREIGHT_WORDS,
     GROUP_LABEL_RE,
     HPE_OPTION_SUFFIX,
@@ -32,14 +32,10 @@ from apps.quotes.bom_words import (
     NO_NOTE_RE,
     OFFER_TYPE_RE,
     PER_UNIT_RE,
-    RACK_SCALE_RE,
     SERVICE_PART,
     SLED_RE,
     TAX_RE,
     TOTAL_RE,
-    WAYS_RE,
-    GpuMention,
-    gpu_mention,
     head,
     head_category,
     offered_or_remark,

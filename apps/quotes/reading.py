@@ -38,6 +38,7 @@ from typing import Literal
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.bom_blocks import rack_parts_join, trays_as_racks
 from apps.quotes.bom_bundles import bundles_open
+from apps.quotes.bom_gpus import GpuMention
 from apps.quotes.bom_layout_passes import layout_read
 from apps.quotes.bom_layouts import selections_read
 from apps.quotes.bom_line_roles import BomTexts, bom_texts, first_pass, match_pass
@@ -47,7 +48,6 @@ from apps.quotes.bom_quantities import QuoteFacts
 from apps.quotes.bom_rows import Row, rows_from
 from apps.quotes.bom_summary import reading_words
 from apps.quotes.bom_systems import ChildQuantities, SystemReading, corrected, quoted, read_system
-from apps.quotes.bom_words import GpuMention
 from apps.quotes.matching import LineMatch
 from apps.quotes.parsing.schemas import ParsedQuote
 from apps.quotes.schemas import LineCorrection, LineProblem, LineRole, QuotedSystem

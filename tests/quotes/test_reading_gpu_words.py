@@ -7,9 +7,9 @@ from unittest.mock import patch
 
 import pytest
 
-from apps.quotes import bom_words
+from apps.quotes import bom_gpus as bom_words
+from apps.quotes.bom_gpus import _GPU_PATTERNS, _GPU_WORDS, GpuMention, gpu_mention
 from apps.quotes.bom_line_roles import BomTexts as _Families
-from apps.quotes.bom_words import _GPU_PATTERNS, _GPU_WORDS, GpuMention, gpu_mention
 from apps.quotes.matching import match_index, not_a_model
 
 
