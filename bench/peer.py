@@ -58,7 +58,8 @@ def ours() -> dict[str, Any]:
     from apps.quotes.assembly import quoted_system_from_spec
     from apps.review.engine.model_resolve import model_resolve
     from apps.review.engine.schemas import Precision
-    from apps.review.engine.sizing.throughput import replica_evaluate, serving_load
+    from apps.review.engine.sizing.serving_load import serving_load
+    from apps.review.engine.sizing.throughput import replica_evaluate
     from apps.review.engine.sizing.vehicle import vehicles_from
 
     catalog = snapshot_from_fixture()

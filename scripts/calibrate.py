@@ -38,13 +38,10 @@ from apps.quotes.assembly import quoted_system_from_spec  # noqa: E402
 from apps.review.engine.model_resolve import model_resolve  # noqa: E402
 from apps.review.engine.schemas import KvPrecision, Precision  # noqa: E402
 from apps.review.engine.sizing import calibration as calibration_module  # noqa: E402
+from apps.review.engine.sizing.gpu_rates import compute_tflops  # noqa: E402
 from apps.review.engine.sizing.quant import FOUR_BIT_COMPUTE, native_support  # noqa: E402
-from apps.review.engine.sizing.throughput import (  # noqa: E402
-    SPLIT_EFFICIENCY,
-    compute_tflops,
-    replica_evaluate,
-    serving_load,
-)
+from apps.review.engine.sizing.serving_load import serving_load  # noqa: E402
+from apps.review.engine.sizing.throughput import SPLIT_EFFICIENCY, replica_evaluate  # noqa: E402
 from apps.review.engine.sizing.vehicle import Vehicle, vehicles_from  # noqa: E402
 
 GRID = ROOT / "fixtures" / "reference" / "aic_grid.jsonl.gz"
@@ -233,7 +230,7 @@ def grid_cases(path: Path, catalog: CatalogSnapshot) -> list[Case]:
 
 
 def tpot_ms(case: Case, p: dict[str, float]) -> float:
-    """The engine's step time (apps/review/engine/sizing/throughput.py) with parameters p."""
+    """The engine's step time (apps/review/engine/sizing/step_time.py) with parameters p."""
     bandwidth = case.raw_bw_gbs * p["bandwidth_efficiency_datacenter"] * case.split
     weights = case.read_gb + case.expert_read_gb / p["expert_read_efficiency"]
     if case.dequantised:

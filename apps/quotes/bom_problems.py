@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.bom_gpus import accelerator_named
 from apps.quotes.bom_rows import Row
-from apps.quotes.bom_words import SPARE_RE, accelerator_named
+from apps.quotes.bom_words import SPARE_RE
 from apps.quotes.schemas import LineProblem
 
 

@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from apps.quotes.bom_words import NUMBERING, GpuMention
+from apps.quotes.bom_gpus import GpuMention
+from apps.quotes.bom_words import NUMBERING
 from apps.quotes.parsing.schemas import ParsedLine, ParsedQuote, SkippedRow
 from apps.quotes.schemas import LineRole
 

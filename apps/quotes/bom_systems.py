@@ -1,6 +1,6 @@
 """What the quote says a system contains, and the system as the review sees it.
 
-A system's members are the rows nested under it (``apps.quotes.reading`` nests them). From its
+A system's members are the rows nested under it (``apps.quotes.bom_nesting`` nests them). From its
 line and its members ``read_system`` finds the catalog system, the GPUs, their NVLink domain and
 the cooling; ``quoted`` turns that reading into a ``QuotedSystem``, the catalog (or an estimate,
 marked so) filling what the quote does not state; ``corrected`` applies what a user said the
@@ -22,19 +22,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
+from apps.quotes.bom_gpus import BRIDGE_RE, NVLINK_WAYS_RE, WAYS_RE, gpu_mention
 from apps.quotes.bom_groups import group_count
 from apps.quotes.bom_quantities import QuoteFacts, quantities_decide, system_members
 from apps.quotes.bom_rows import Row
-from apps.quotes.bom_words import (
-    AIR_RE,
-    BRIDGE_RE,
-    LIQUID_RE,
-    NVLINK_WAYS_RE,
-    WAYS_RE,
-    gpu_mention,
-    head,
-    words_of,
-)
+from apps.quotes.bom_words import AIR_RE, LIQUID_RE, head, words_of
 from apps.quotes.schemas import LineCorrection, LineProblem, QuotedSystem
 from apps.words import VEHICLES
 

@@ -20,10 +20,12 @@ from pydantic import BaseModel, Field
 
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.assembly import lines_text
+from apps.quotes.bom_line_roles import BomTexts, bom_texts
+from apps.quotes.bom_rows import Row
 from apps.quotes.group_sums import grouped_sum
 from apps.quotes.matching import LineMatch, LinesSeen, PartRef, lines_match
 from apps.quotes.parsing import ParsedLine, ParsedQuote, parse_upload
-from apps.quotes.reading import BomReading, BomTexts, Row, bom_read, bom_texts
+from apps.quotes.reading import BomReading, bom_read
 from apps.quotes.schemas import (
     LineCorrection,
     LineProblem,

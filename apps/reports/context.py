@@ -20,10 +20,11 @@ from apps import words
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.reports import page
 from apps.reports.appendix import lines_columns
-from apps.reports.charts import LEVEL_LABELS, gauge_svg, vehicle_svg
+from apps.reports.charts.gauge import gauge_svg
+from apps.reports.charts.vehicles import vehicle_svg
 from apps.reports.citations import Citation, CitationBook
 from apps.review.engine.schemas import SEVERITY_ORDER, Finding, ReviewReport
-from apps.words import number_format
+from apps.words import LEVEL_LABELS, number_format
 
 
 def _built_svg(value: Any) -> SafeString:

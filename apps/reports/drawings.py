@@ -14,22 +14,19 @@ from dataclasses import dataclass
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from apps.reports.charts import (
+from apps.reports.charts.buy_rent import buy_rent_svg
+from apps.reports.charts.demand import demand_capacity_svg, demand_ratio
+from apps.reports.charts.gauge import gauge_svg
+from apps.reports.charts.racks import (
     RACK_POWER_TITLE,
     RACK_ROW_TITLE,
-    buy_rent_svg,
-    demand_capacity_svg,
-    demand_ratio,
-    gauge_svg,
-    number_format,
     rack_power_svg,
     rack_row_svg,
     rack_row_words,
-    vehicle_name,
-    vehicle_svg,
 )
+from apps.reports.charts.vehicles import vehicle_svg
 from apps.review.engine.schemas import QuotedSystem, ReviewReport
-from apps.words import COOLING_WORDS, CPU_LABELS, fabric_name
+from apps.words import COOLING_WORDS, CPU_LABELS, fabric_name, number_format, vehicle_name
 
 COOLING_LABELS = COOLING_WORDS
 

@@ -3,7 +3,7 @@ to the markup before the render. No Django here (the render child imports it).
 
 Three things, each leaving the PDF byte for byte what it was (tests/reports/test_pdf_markup.py):
 
-- The inline drawings (charts.py, drawings.py) become `<img src="asset:drawings/<sha>.svg">`,
+- The inline drawings (charts/, drawings.py) become `<img src="asset:drawings/<sha>.svg">`,
   served from memory by the fetcher: WeasyPrint's HTML tokenizer and its cascade no longer walk
   every `<rect>` and `<path>`, and a drawing used twice (55 vehicles of 33 kinds on a 500-line
   quote) is parsed once.

@@ -6,6 +6,9 @@ A review is cheap to recompute (the engine is pure), so every change produces a 
 what must not be lost is Finance's decision. An approved DGX B200 quote re-run with the same
 findings stays approved; the same quote re-run against a 15 kW server room, where the
 rack-power check goes from ok to critical, goes back to Finance.
+
+What a save does to that decision (the status, the audit row) is ``apps.review.decisions``;
+what changed between two reports, ``apps.review.report_changes``.
 """
 
 from __future__ import annotations
@@ -13,13 +16,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from decimal import Decimal
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
-from pydantic import BaseModel
 
 from apps.catalog.services import catalog_snapshot
 from apps.catalog.snapshot import CatalogSnapshot
@@ -37,15 +39,22 @@ from apps.quotes.services import (
     quote_read,
     quote_record,
 )
-from apps.review.basis import Change, basis_changes, basis_of, decision_stands
-from apps.review.engine.schemas import SEVERITY_ORDER, Facility, ReviewReport, Workload
+from apps.review.basis import Change, basis_changes, basis_of
+from apps.review.decisions import (
+    DECIDED,
+    ReasonRequired,
+    audit_record,
+    previous_decision,
+    save_reason,
+    status_after_save,
+)
+from apps.review.engine.schemas import Facility, ReviewReport, Workload
 from apps.review.finance_rule import finance_reasons
-from apps.review.models import AuditEvent, Review, ReviewStatus
+from apps.review.models import Review, ReviewStatus
 from apps.review.money import convert, finance_lines_for, spend_of
 from apps.review.notifications import notify_finance
 from apps.review.pipeline import review_of_intake
 from apps.review.webhooks import ReviewEvent, emit_review_event
-from apps.sites.access import role_of
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -56,23 +65,6 @@ if TYPE_CHECKING:
 
 class ReviewChanged(Exception):
     """Someone else changed the review first (HTTP 409 "quote changed")."""
-
-
-class ReasonRequired(ValueError):
-    """Every decision carries a comment: the audit log says why, not only who."""
-
-
-class FindingChange(BaseModel):
-    """One check whose worst severity differs between two reports, for the "what changed" list.
-
-    `before`/`after` are None when the check is absent from that report.
-    """
-
-    check: str
-    title: str
-    before: str | None
-    after: str | None
-    change: Literal["added", "removed", "worse", "better"]
 
 
 def review_run(*, quote: Quote, workload: Workload, facility: Facility) -> ReviewReport:
@@ -175,22 +167,6 @@ def finance_preview_upload(
     return finance_reasons_of(report, organisation)
 
 
-def finding_signature(report: ReviewReport) -> frozenset[tuple[str, str]]:
-    """The set of (check, severity): equal signatures mean Finance would see the same findings."""
-    return frozenset((f.check, f.severity) for f in report.findings)
-
-
-def status_for_new_report(
-    *, status: str, old: ReviewReport | None, new: ReviewReport
-) -> ReviewStatus:
-    """The status of a report by findings alone (kept for callers comparing two reports):
-    unchanged findings keep the status; otherwise CLEAR on pass, PENDING on warn or fail.
-    Stored reviews go through `finance_rule` (review_store, review_rerun, review_revise)."""
-    if old is not None and finding_signature(old) == finding_signature(new):
-        return ReviewStatus(status)
-    return ReviewStatus.CLEAR if new.verdict == "pass" else ReviewStatus.PENDING
-
-
 def catalog_revision(catalog: CatalogSnapshot | None = None) -> str:
     """The catalog revision a decision is bound to: the catalog's own revision number when it
     names one ("revision 7" -> "7"), else a digest of its contents (the DB catalog says only
@@ -247,88 +223,28 @@ def _review_fields(
     }
 
 
-def _audit(
+def _save_moves(
+    report: ReviewReport,
+    current: Review,
     *,
-    review: Review,
-    user: User,
-    action: str,
-    reason: str,
-    from_status: str,
-    to_status: str,
-    changes: list[Change] | None = None,
-    previous_decision: str = "",
-) -> None:
-    """Every save and every system status change is audited, with what moved."""
-    role = role_of(user)
-    AuditEvent.objects.create(
-        review=review,
-        actor=user,
-        role=role.value if role else "",
-        action=action,
-        reason=reason,
-        from_status=from_status,
-        to_status=to_status,
-        version=review.quote.version,
-        file_sha256=review.quote.source_file.sha256,
-        changes=[c.model_dump() for c in changes or []],
-        previous_decision=previous_decision,
+    organisation: Organisation,
+    workload: Workload,
+    facility: Facility,
+    comment: str,
+    resubmits: bool,
+) -> tuple[dict[str, object], list[Change], ReviewStatus]:
+    """What a save over the stored review `current` keeps (`_review_fields`), what it moved
+    from the basis Finance decided on, and the status that leads to (`status_after_save`)."""
+    fields = _review_fields(report, organisation, workload, facility)
+    changes = basis_changes(current.basis, fields["basis"])  # type: ignore[arg-type]
+    status = status_after_save(
+        status=current.status,
+        needs_finance=bool(fields["needs_finance"]),
+        changes=changes,
+        comment=comment,
+        resubmits=resubmits,
     )
-
-
-DECISIONS = ("approve", "reject", "request_changes", "carry_over")
-DECIDED = (ReviewStatus.APPROVED, ReviewStatus.REJECTED, ReviewStatus.CHANGES_REQUESTED)
-
-
-def previous_decision(review: Review) -> str:
-    """The newest decision on this review, in words: "Approved by finance on 2026-12-01:
-    fits the budget"; "" when Finance never decided."""
-    event = (
-        AuditEvent.objects.filter(review=review, action__in=DECISIONS)
-        .select_related("actor")
-        .order_by("-created_at", "-id")
-        .first()
-    )
-    if event is None:
-        return ""
-    label = ReviewStatus(event.to_status).label if event.to_status in ReviewStatus else ""
-    when = timezone.localdate(event.created_at).isoformat()
-    return f"{label} by {event.actor} on {when}: {event.reason}"
-
-
-def status_after_save(
-    *, status: str, needs_finance: bool, changes: list[Change], comment: str, resubmits: bool
-) -> ReviewStatus:
-    """The status once a save moved `changes`.
-
-    - Changes requested: a save with a comment is the resubmission (back to Finance, or CLEAR
-      if nothing needs Finance any more); without one, a button that resubmits raises
-      ReasonRequired, and a line correction keeps it with the account team.
-    - Decided (approved, rejected) and nothing but wording moved: the decision stands.
-    - Anything else that moved, or a review not yet decided: the rule decides, PENDING or CLEAR.
-    """
-    if status == ReviewStatus.CHANGES_REQUESTED:
-        if comment.strip():
-            return ReviewStatus.PENDING if needs_finance else ReviewStatus.CLEAR
-        if resubmits:
-            raise ReasonRequired(
-                "Finance asked for changes: say what you changed (the comment goes to Finance)."
-            )
-        return ReviewStatus.CHANGES_REQUESTED
-    if status in DECIDED and decision_stands(changes):
-        return ReviewStatus(status)
-    return ReviewStatus.PENDING if needs_finance else ReviewStatus.CLEAR
-
-
-def _save_reason(*, changes: list[Change], from_status: str, to_status: str, comment: str) -> str:
-    moved = "; ".join(str(c) for c in changes) if changes else "nothing moved"
-    if from_status == to_status and from_status in DECIDED and changes:
-        stands = f" The decision ({ReviewStatus(from_status).label.lower()}) carries over: "
-        text = f"Saved: {moved}.{stands}findings, money and systems unchanged."
-    elif from_status in DECIDED and to_status != from_status:
-        text = f"Saved: {moved}. Back to {ReviewStatus(to_status).label.lower()}."
-    else:
-        text = f"Saved: {moved}."
-    return f"{text} Comment: {comment.strip()}" if comment.strip() else text
+    return fields, changes, status
 
 
 def review_manual(
@@ -432,12 +348,12 @@ def review_rerun(
         )
         if current.version != review.version:
             raise ReviewChanged(f"Review {review.uuid} changed: reload it.")
-        fields = _review_fields(report, current.organisation, workload, facility)
-        changes = basis_changes(current.basis, fields["basis"])  # type: ignore[arg-type]
-        new_status = status_after_save(
-            status=current.status,
-            needs_finance=bool(fields["needs_finance"]),
-            changes=changes,
+        fields, changes, new_status = _save_moves(
+            report,
+            current,
+            organisation=current.organisation,
+            workload=workload,
+            facility=facility,
             comment=comment,
             resubmits=resubmits,
         )
@@ -452,11 +368,11 @@ def review_rerun(
         if updated != 1:
             raise ReviewChanged(f"Review {review.uuid} changed: reload it.")
         resubmitted = current.status == ReviewStatus.CHANGES_REQUESTED and bool(comment.strip())
-        _audit(
+        audit_record(
             review=current,
             user=user,
             action="resubmit" if resubmitted else action,
-            reason=_save_reason(
+            reason=save_reason(
                 changes=changes,
                 from_status=current.status,
                 to_status=new_status,
@@ -509,12 +425,12 @@ def review_revise(
     with transaction.atomic():
         quote = quote_record(read=read)
         current = Review.objects.select_for_update().get(pk=review.pk)  # Finance may have decided
-        fields = _review_fields(report, review.organisation, workload, facility)
-        changes = basis_changes(current.basis, fields["basis"])  # type: ignore[arg-type]
-        status = status_after_save(
-            status=current.status,
-            needs_finance=bool(fields["needs_finance"]),
-            changes=changes,
+        _, changes, status = _save_moves(
+            report,
+            current,
+            organisation=review.organisation,
+            workload=workload,
+            facility=facility,
             comment=comment,
             resubmits=True,
         )
@@ -537,7 +453,7 @@ def review_revise(
             reason = f"Revised from quote v{review.quote.version}: {moved}."
         if comment.strip():
             reason += f" Comment: {comment.strip()}"
-        _audit(
+        audit_record(
             review=revised,
             user=user,
             action="carry_over" if carried else "revise",
@@ -548,31 +464,6 @@ def review_revise(
             previous_decision=previous_decision(current) if current.status in DECIDED else "",
         )
     return revised
-
-
-def review_diff(old: ReviewReport, new: ReviewReport) -> list[FindingChange]:
-    """Which checks changed between two reports, compared by each check's worst severity.
-
-    Example: rack power ok → critical is "worse"; a memory finding that disappears is "removed".
-    """
-    titles = {f.check: f.title for f in old.findings} | {f.check: f.title for f in new.findings}
-    changes: list[FindingChange] = []
-    for check in sorted(titles):
-        before, after = old.worst(check), new.worst(check)
-        if before == after:
-            continue
-        if before is None:
-            kind = "added"
-        elif after is None:
-            kind = "removed"
-        elif SEVERITY_ORDER.index(after) > SEVERITY_ORDER.index(before):
-            kind = "worse"
-        else:
-            kind = "better"
-        changes.append(
-            FindingChange(check=check, title=titles[check], before=before, after=after, change=kind)
-        )
-    return changes
 
 
 def review_line_correct(

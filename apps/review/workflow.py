@@ -18,9 +18,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from apps.review.decisions import ReasonRequired
 from apps.review.models import AuditEvent, Review, ReviewStatus
 from apps.review.notifications import notify_account_team, notify_finance
-from apps.review.services import ReasonRequired, ReviewChanged
+from apps.review.services import ReviewChanged
 from apps.review.webhooks import ReviewEvent, emit_review_event
 from apps.sites.access import role_of
 from apps.sites.models import Role
@@ -65,7 +66,7 @@ TRANSITIONS: dict[tuple[ReviewStatus, Action], ReviewStatus] = {
     (S.CHANGES_REQUESTED, Action.RESUBMIT): S.PENDING,
 }
 """Everything not listed is refused: a CLEAR review never needs Finance, a decided one is
-final until a saved change moves what it was decided on (see services.status_after_save)."""
+final until a saved change moves what it was decided on (see decisions.status_after_save)."""
 
 ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.APPROVE: frozenset({Role.FINANCE, Role.ADMIN}),

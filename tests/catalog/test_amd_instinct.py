@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
-from apps.quotes.bom_words import gpu_mention
+from apps.quotes.bom_gpus import gpu_mention
 
 # key: (memory GB as the spec sheet writes it, bandwidth TB/s, TDP W, the sources' host names)
 AMD = {

@@ -13,7 +13,8 @@ from decimal import Decimal
 import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
-from apps.quotes.bom_words import gpu_mention, head, head_category, text_category
+from apps.quotes.bom_gpus import gpu_mention
+from apps.quotes.bom_words import head, head_category, text_category
 from apps.quotes.intake import QuoteIntake, quote_intake
 from apps.quotes.schemas import LineCorrection
 

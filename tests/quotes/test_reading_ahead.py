@@ -5,9 +5,10 @@ carries (never one mention shared by two rows) and the vehicles."""
 from __future__ import annotations
 
 from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.bom_line_roles import bom_texts
 from apps.quotes.matching import lines_match
 from apps.quotes.parsing import parse_upload
-from apps.quotes.reading import bom_read, bom_texts
+from apps.quotes.reading import bom_read
 
 QUOTE = (
     "Item,Part Number,Description,Qty,Unit Price,Extended Price\n"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
-from apps.quotes.bom_words import accelerator_named, gpu_mention
+from apps.quotes.bom_gpus import accelerator_named, gpu_mention
 from apps.quotes.intake import QuoteIntake, quote_intake
 
 HEADER = "Line,Part Number,Description,Qty,Unit Price,Extended Price\n"

@@ -10,7 +10,7 @@ import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.bom_fittings import made_for_a_system
-from apps.quotes.bom_words import gpu_mention
+from apps.quotes.bom_gpus import gpu_mention
 from tests.quotes.quote_text import csv_quote_read as read
 from tests.quotes.quote_text import row_roles as roles
 

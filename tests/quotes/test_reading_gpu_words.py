@@ -7,10 +7,10 @@ from unittest.mock import patch
 
 import pytest
 
-from apps.quotes import bom_words
-from apps.quotes.bom_words import _GPU_PATTERNS, _GPU_WORDS, GpuMention, gpu_mention
+from apps.quotes import bom_gpus as bom_words
+from apps.quotes.bom_gpus import _GPU_PATTERNS, _GPU_WORDS, GpuMention, gpu_mention
+from apps.quotes.bom_line_roles import BomTexts as _Families
 from apps.quotes.matching import match_index, not_a_model
-from apps.quotes.reading import _Families
 
 
 def _gpu_mention_every_pattern(text: str) -> GpuMention | None:

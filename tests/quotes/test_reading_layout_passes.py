@@ -12,8 +12,9 @@ from decimal import Decimal
 import openpyxl
 
 from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.bom_gpus import gpu_mention
 from apps.quotes.bom_heads import head_category_read, names_a_choice
-from apps.quotes.bom_words import gpu_mention, head_category
+from apps.quotes.bom_words import head_category
 from apps.quotes.intake import quote_intake
 from apps.quotes.parsing.metadata import metadata_read
 from tests.quotes.quote_text import csv_quote_read as read

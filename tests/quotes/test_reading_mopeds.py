@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
+from apps.quotes.bom_gpus import gpu_mention
 from apps.quotes.intake import QuoteIntake, quote_intake
-from apps.quotes.reading import gpu_mention
 
 HEADER = "Item,Part Number,Description,Qty,Unit Price,Extended Price\n"
 

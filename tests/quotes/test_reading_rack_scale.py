@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from apps.catalog.snapshot import CatalogSnapshot
-from apps.quotes.bom_words import gpu_mention, head, head_category
+from apps.quotes.bom_gpus import gpu_mention
+from apps.quotes.bom_words import head, head_category
 from tests.quotes.quote_text import csv_quote_read as read
 from tests.quotes.quote_text import row_roles as roles
 

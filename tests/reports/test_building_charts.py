@@ -6,7 +6,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from apps.reports.charts import buy_rent_svg, rack_row_svg
+from apps.reports.charts.buy_rent import buy_rent_svg
+from apps.reports.charts.racks import rack_row_svg
 from apps.reports.drawings import charts
 from apps.review.engine.schemas import BuyOrRent, RackLoad
 from apps.review.engine.sizing.rent import buy_or_rent

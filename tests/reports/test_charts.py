@@ -7,17 +7,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from apps.reports.charts import (
-    LEVEL_COLOURS,
-    OK_COLOUR,
-    OVER_COLOUR,
-    demand_capacity_svg,
-    gauge_needle_angle,
-    gauge_svg,
-    rack_power_svg,
-    vehicle_svg,
-)
-from apps.words import VEHICLES, number_format, vehicle_name
+from apps.reports.charts.demand import demand_capacity_svg
+from apps.reports.charts.gauge import gauge_needle_angle, gauge_svg
+from apps.reports.charts.racks import rack_power_svg
+from apps.reports.charts.svg import OK_COLOUR, OVER_COLOUR
+from apps.reports.charts.vehicles import vehicle_svg
+from apps.words import LEVEL_COLOURS, VEHICLES, number_format, vehicle_name
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 HOSTILE = '<img src="file:///etc/passwd"> & "quotes" \'single\''

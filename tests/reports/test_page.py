@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from apps.reports import page
 from apps.review.engine.schemas import Facility, Finding, Workload
-from apps.review.services import FindingChange
+from apps.review.report_changes import FindingChange
 from tests.reports.page_reports import (
     DGX_B300,
     MEMORY_OK,

@@ -13,19 +13,16 @@ import pytest
 from django.contrib.auth.models import User
 
 from apps.review import services
+from apps.review.decisions import ReasonRequired
 from apps.review.engine.schemas import Facility, Finding, ReviewReport, Workload
 from apps.review.models import AuditEvent, ReviewStatus
-from apps.review.services import (
+from apps.review.report_changes import (
     FindingChange,
-    ReasonRequired,
-    ReviewChanged,
     finding_signature,
-    review_create,
     review_diff,
-    review_rerun,
-    review_revise,
     status_for_new_report,
 )
+from apps.review.services import ReviewChanged, review_create, review_rerun, review_revise
 from tests.review.factories import (
     MEMORY_OK,
     RACK_POWER_CRITICAL,

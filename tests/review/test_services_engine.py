@@ -11,7 +11,8 @@ from django.contrib.auth.models import User
 from apps.quotes.services import quote_upload
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
 from apps.review.models import AuditEvent, ReviewStatus
-from apps.review.services import review_create, review_diff, review_rerun, review_revise
+from apps.review.report_changes import review_diff
+from apps.review.services import review_create, review_rerun, review_revise
 from apps.review.workflow import review_decide
 from tests.conftest import EXAMPLES
 

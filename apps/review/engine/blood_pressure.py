@@ -19,7 +19,6 @@ from decimal import Decimal
 from apps.review.engine.checks._common import num, pct, usd
 from apps.review.engine.checks.circuit import amps_needed, at_desk_outlets, office_packing
 from apps.review.engine.checks.context import WASTE_IDLE_SHARE, ReviewContext
-from apps.review.engine.checks.throughput import DESK_FORM_FACTORS
 from apps.review.engine.schemas import LEVEL_ORDER, BloodPressure, Finding, Level, Pressure
 from apps.review.engine.sizing.facility import (
     DESK_AMPS,
@@ -33,6 +32,7 @@ from apps.review.engine.sizing.facility import (
     floor_severity,
     usable_rack_kw,
 )
+from apps.review.engine.sizing.gpu_rates import DESK_FORM_FACTORS
 from apps.review.engine.sizing.vehicle import Vehicle
 from apps.words.money import money, money_whole
 

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from apps.reports.charts import vehicle_svg
+from apps.reports.charts.vehicles import vehicle_svg
 from apps.review.models import Review, ReviewStatus, Verdict
 from apps.review.publishing import review_as_published, reviews_for
 from apps.sites.access import ANY_ROLE, require_roles, role_of

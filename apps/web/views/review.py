@@ -30,17 +30,13 @@ from apps.quotes.selectors import corrections_standing
 from apps.reports import page
 from apps.review import services
 from apps.review.basis import Change
+from apps.review.decisions import ReasonRequired
 from apps.review.engine.schemas import Facility, ReviewReport, Workload
 from apps.review.finance_rule import Spend
 from apps.review.models import Review, ReviewStatus
 from apps.review.publishing import PUBLISHERS, publish_refusal, review_for_viewer, reviews_for
-from apps.review.services import (
-    ReasonRequired,
-    ReviewChanged,
-    review_diff,
-    review_rerun,
-    review_revise,
-)
+from apps.review.report_changes import review_diff
+from apps.review.services import ReviewChanged, review_rerun, review_revise
 from apps.review.workflow import actions_for
 from apps.sites.access import ANY_ROLE, INTERNAL_ROLES, require_roles, role_of
 from apps.sites.http import HtmxHttpRequest

@@ -29,12 +29,8 @@ from apps.review.engine.recommendation import (
 )
 from apps.review.engine.schemas import Facility, Precision, Workload
 from apps.review.engine.sizing.memory import runtime_reserve, serving_usable_gb
-from apps.review.engine.sizing.throughput import (
-    ServingLoad,
-    serving_load,
-    step_seconds,
-    users_at_speed,
-)
+from apps.review.engine.sizing.serving_load import ServingLoad, serving_load
+from apps.review.engine.sizing.step_time import step_seconds, users_at_speed
 from apps.review.engine.sizing.vehicle import vehicles_from
 from apps.review.inputs import FACILITY_PRESETS
 from tests.review.engine.engine_kit import quoted_system

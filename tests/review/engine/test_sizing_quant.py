@@ -8,7 +8,7 @@ from apps.catalog.snapshot import CatalogSnapshot
 from apps.review.engine.model_resolve import ModelFacts, model_resolve
 from apps.review.engine.schemas import KvPrecision, Precision
 from apps.review.engine.sizing.quant import native_support, weight_split
-from apps.review.engine.sizing.throughput import serving_load
+from apps.review.engine.sizing.serving_load import serving_load
 
 
 def _model(catalog: CatalogSnapshot, name: str) -> ModelFacts:

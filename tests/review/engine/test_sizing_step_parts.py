@@ -14,12 +14,9 @@ from apps.review.engine.sizing.memory import (
     runtime_reserve,
     serving_activations_gb,
 )
-from apps.review.engine.sizing.throughput import (
-    decode_bound_tokens_per_sec,
-    prefill_interleave,
-    replica_evaluate,
-    serving_load,
-)
+from apps.review.engine.sizing.serving_load import serving_load
+from apps.review.engine.sizing.step_time import decode_bound_tokens_per_sec, prefill_interleave
+from apps.review.engine.sizing.throughput import replica_evaluate
 from apps.review.engine.sizing.vehicle import Vehicle, vehicles_from
 from tests.review.engine.engine_kit import quoted_system
 

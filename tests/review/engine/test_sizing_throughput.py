@@ -7,15 +7,10 @@ import pytest
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.review.engine.model_resolve import ModelFacts, model_resolve
 from apps.review.engine.schemas import Precision
-from apps.review.engine.sizing.throughput import (
-    ServingLoad,
-    compute_tflops,
-    decode_bound_tokens_per_sec,
-    fleet_serving,
-    replica_plan,
-    serving_load,
-    users_at_speed,
-)
+from apps.review.engine.sizing.gpu_rates import compute_tflops
+from apps.review.engine.sizing.serving_load import ServingLoad, serving_load
+from apps.review.engine.sizing.step_time import decode_bound_tokens_per_sec, users_at_speed
+from apps.review.engine.sizing.throughput import fleet_serving, replica_plan
 from apps.review.engine.sizing.vehicle import Vehicle, vehicles_from
 from tests.review.engine.engine_kit import quoted_system
 

@@ -24,7 +24,8 @@ from apps.review.engine.schemas import (
 from apps.review.engine.sizing.facility import RackPlan, vehicle_rack_plan
 from apps.review.engine.sizing.fp64 import Fp64Fleet, fp64_fleet
 from apps.review.engine.sizing.memory import JobMemory, gpu_memory_gb, job_memory
-from apps.review.engine.sizing.throughput import FleetServing, fleet_serving, workload_serving_load
+from apps.review.engine.sizing.serving_load import workload_serving_load
+from apps.review.engine.sizing.throughput import FleetServing, fleet_serving
 from apps.review.engine.sizing.vehicle import Vehicle, vehicles_from
 
 SERVING_KINDS = frozenset(

@@ -12,8 +12,8 @@ from __future__ import annotations
 from apps.review.engine.checks._common import finding_make, num
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding
+from apps.review.engine.sizing.gpu_rates import compute_tflops
 from apps.review.engine.sizing.quant import kv_precision_words, native_support
-from apps.review.engine.sizing.throughput import compute_tflops
 
 CONTEXT = "context_length"
 PRECISION = "precision_support"

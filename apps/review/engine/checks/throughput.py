@@ -13,12 +13,11 @@ from apps.review.engine.checks._common import finding_make, gpu_figure, num
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding, WorkloadKind
 from apps.review.engine.sizing.calibration import calibration
+from apps.review.engine.sizing.gpu_rates import DESK_FORM_FACTORS
 from apps.review.engine.sizing.vehicle import Vehicle
 from apps.words import vehicle_name
 
 CHECK = "throughput"
-#: The desk vehicles: a Spark or a workstation serves one developer, not a department.
-DESK_FORM_FACTORS = frozenset({"phone", "laptop", "desktop", "workstation"})
 
 
 def check(ctx: ReviewContext) -> list[Finding]:

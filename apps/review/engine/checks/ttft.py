@@ -15,7 +15,7 @@ from apps.review.engine.checks._common import finding_make, num, pct
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding
 from apps.review.engine.sizing.calibration import calibration
-from apps.review.engine.sizing.throughput import prefill_interleave
+from apps.review.engine.sizing.step_time import prefill_interleave
 
 CHECK = "ttft"
 

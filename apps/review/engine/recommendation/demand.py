@@ -14,10 +14,7 @@ from typing import Literal
 
 from apps.review.engine.checks._common import num, plural
 from apps.review.engine.model_resolve import ModelFacts
-from apps.review.engine.schemas import (
-    Workload,
-    WorkloadKind,
-)
+from apps.review.engine.schemas import Workload, WorkloadKind
 from apps.review.engine.sizing.fp64 import fp64_fleet
 from apps.review.engine.sizing.memory import (
     USABLE_MEMORY_FRACTION,
@@ -25,13 +22,8 @@ from apps.review.engine.sizing.memory import (
     gpu_memory_words,
     job_memory,
 )
-from apps.review.engine.sizing.throughput import (
-    ReplicaPlan,
-    ServingLoad,
-    replica_candidates,
-    replica_evaluate,
-    workload_serving_load,
-)
+from apps.review.engine.sizing.serving_load import ServingLoad, workload_serving_load
+from apps.review.engine.sizing.throughput import ReplicaPlan, replica_candidates, replica_evaluate
 from apps.review.engine.sizing.vehicle import Vehicle
 
 CHECK = "recommendation"

@@ -15,10 +15,7 @@ from decimal import Decimal
 from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
 from apps.quotes.assembly import quoted_system_from_spec
 from apps.review.engine.recommendation.demand import Demand, Serves, quantity_for, serves
-from apps.review.engine.schemas import (
-    Facility,
-    QuotedSystem,
-)
+from apps.review.engine.schemas import Facility, QuotedSystem
 from apps.review.engine.sizing.facility import (
     AIR_LIMIT_KW,
     DESK_AMPS,
@@ -28,9 +25,7 @@ from apps.review.engine.sizing.facility import (
     circuit_severity,
     facility_fit,
 )
-from apps.review.engine.sizing.throughput import (
-    DESK_FORM_FACTORS,
-)
+from apps.review.engine.sizing.gpu_rates import DESK_FORM_FACTORS
 from apps.review.engine.sizing.vehicle import Vehicle, vehicles_from
 
 

@@ -18,10 +18,7 @@ from apps.review.engine.checks._common import finding_make, num, plural, system_
 from apps.review.engine.recommendation.demand import CHECK, Demand
 from apps.review.engine.recommendation.plans import Candidate, Plan
 from apps.review.engine.recommendation.words import COOLING_WORDS, money
-from apps.review.engine.schemas import (
-    Facility,
-    Finding,
-)
+from apps.review.engine.schemas import Facility, Finding
 from apps.review.engine.sizing.facility import (
     AIR_LIMIT_KW,
     RDHX_LIMIT_KW,
@@ -31,9 +28,7 @@ from apps.review.engine.sizing.facility import (
     usable_rack_kw,
     vehicle_rack_plan,
 )
-from apps.review.engine.sizing.throughput import (
-    DESK_FORM_FACTORS,
-)
+from apps.review.engine.sizing.gpu_rates import DESK_FORM_FACTORS
 
 COOLING_RANK = {"air": 0, "air_rdhx": 1, "liquid": 2}
 #: Office circuits to try, smallest first, when a desk-side vehicle outgrows the one it has.
