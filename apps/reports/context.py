@@ -109,6 +109,9 @@ class VehicleRow(BaseModel):
     nvlink_domain_gpus: int
     domain_sentence: str
     power_kw: str
+    #: "240 W each, 960 W for 4" and "3,000 lb each": the page's words for power and weight
+    power_text: str = ""
+    weight_text: str = ""
     cooling: str
     cpu_arch: str
     #: The drawing without its label, and the label ("4 × semi") printed beneath it as text.
@@ -173,6 +176,8 @@ class ReportContext(BaseModel):
     generated_on: dt.date
     page_size: PageSize
     total: str
+    #: "Option A of 2 offered" beside the total when the quote offers alternatives
+    option_note: str = ""
     verdict: str
     verdict_label: str
     verdict_sentence: str
@@ -357,6 +362,8 @@ def _vehicle_rows(report: ReviewReport) -> list[VehicleRow]:
                 nvlink_domain_gpus=s.nvlink_domain_gpus,
                 domain_sentence=card.domain_sentence,
                 power_kw="—" if s.power_kw is None else number_format(s.power_kw),
+                power_text=card.power_text,
+                weight_text=card.weight_text,
                 cooling=s.cooling.replace("_", " "),
                 cpu_arch="Arm" if s.cpu_arch == "arm" else s.cpu_arch,
                 drawing=vehicle_svg(s.form_factor, label=card.drawing_label, labelled=False),
@@ -436,6 +443,7 @@ def report_context_build(
         generated_on=generated_on,
         page_size=page_size,
         total=money_format(quote.total, quote.currency),
+        option_note=page.option_note(report),
         verdict=report.verdict,
         verdict_label=page.VERDICT_LABELS[report.verdict],
         verdict_sentence=page.verdict_sentence(report),

@@ -87,6 +87,8 @@ def report_text(report: ReviewReport) -> str:
     out: list[str] = []
     title = " · ".join(x for x in (quote.file, quote.vendor, quote.quote_number) if x)
     total = money_format(quote.total, quote.currency) if quote.total is not None else "no total"
+    if note := page.option_note(report):
+        total += f", {note}"
     out.append(f"Rightsize review: {title or 'quote'} ({total})")
     out.append("")
     out += _wrap(f"Verdict: {VERDICT_LINES.get(report.verdict, report.verdict)}", "")
