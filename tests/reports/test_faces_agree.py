@@ -164,7 +164,13 @@ def pdf_figures(html: str) -> Figures:
     return Figures(verdict, sentence.text, sizing, titles, systems)
 
 
-SIZING_UNITS = {unit for _key, _label, unit in words.SIZING_ROWS if unit}
+# Each unit as every face prints it, one and many ("1 rack", "2 racks").
+SIZING_UNITS = {
+    shown
+    for _key, _label, unit in words.SIZING_ROWS
+    if unit
+    for shown in (unit, words.unit_for(1, unit))
+}
 
 
 def text_figures(text: str) -> Figures:
