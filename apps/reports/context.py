@@ -81,6 +81,8 @@ class SourceRow(BaseModel):
 class FindingRow(BaseModel):
     check: str
     check_label: str
+    #: "Rack power: 1 per rack", or the check's name alone when the title only repeats it
+    heading: str = ""
     severity: str
     severity_label: str
     title: str
@@ -138,6 +140,7 @@ class RecommendationRow(BaseModel):
     nvlink_domain_gpus: int
     nvlink_domain_memory_gb: str
     power_kw: str
+    power_text: str = ""
     estimated_cost: str
     why: str
     is_quoted: bool
@@ -267,12 +270,13 @@ def _finding_rows(report: ReviewReport) -> list[FindingRow]:
         label = words.check_label(finding.check, page.finding_fabric(finding))
         metrics = []
         for key, value in finding.metrics.items():
-            name, unit = metric_label(key)
-            metrics.append(Row(label=name, value=metric_value(value), unit=unit))
+            shown = page.metric(key, value)
+            metrics.append(Row(label=shown.label, value=shown.value, unit=shown.unit))
         rows.append(
             FindingRow(
                 check=finding.check,
                 check_label=label,
+                heading=words.finding_heading(label, finding.title),
                 severity=finding.severity,
                 severity_label=page.SEVERITY_LABELS.get(finding.severity, finding.severity),
                 title=finding.title,
@@ -387,6 +391,7 @@ def _recommendation_row(report: ReviewReport) -> RecommendationRow | None:
         nvlink_domain_gpus=rec.nvlink_domain_gpus,
         nvlink_domain_memory_gb=number_format(rec.nvlink_domain_memory_gb),
         power_kw="—" if rec.power_kw is None else number_format(rec.power_kw),
+        power_text="not known" if rec.power_kw is None else words.power_format(rec.power_kw),
         estimated_cost=money_format(rec.estimated_cost_usd, "USD"),
         why=rec.why,
         is_quoted=rec.is_quoted,

@@ -29,7 +29,7 @@ from apps.reports.charts import (
     vehicle_svg,
 )
 from apps.review.engine.schemas import QuotedSystem, ReviewReport
-from apps.words import COOLING_WORDS, CPU_LABELS, fabric_name
+from apps.words import COOLING_WORDS, CPU_LABELS, fabric_name, power_format
 
 COOLING_LABELS = COOLING_WORDS
 
@@ -106,7 +106,7 @@ class VehicleCard:
 
 def _power(kw: float) -> str:
     """Desk machines in watts (a DGX Spark draws 240 W), servers and racks in kW."""
-    return f"{number_format(kw * 1000)} W" if kw < 1 else f"{number_format(kw)} kW"
+    return power_format(kw)
 
 
 def vehicle_cards(systems: list[QuotedSystem]) -> list[VehicleCard]:

@@ -125,7 +125,8 @@ def metric(key: str, value: Any) -> Metric:
     """ "rack_power_kw": 57.2 -> Metric("Rack power", "57.2", "kW"); "gpus_needed": 16 ->
     Metric("GPUs needed", "16", ""): the label, value and unit the PDF and the CLI print too."""
     label, unit = words.metric_label(key)
-    return Metric(label, words.metric_value(value), unit)
+    # a figure not given ("ttft_target_ms": None) is a dash, not "— ms"
+    return Metric(label, words.metric_value(value), unit if value is not None else "")
 
 
 @dataclass(frozen=True)

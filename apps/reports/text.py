@@ -18,6 +18,7 @@ from apps.words import (
     check_label,
     domain_words,
     fabric_name,
+    finding_heading,
     money_format,
     number_format,
 )
@@ -70,8 +71,8 @@ def system_line(system: QuotedSystem) -> str:
 
 def _finding_lines(finding: Finding) -> list[str]:
     severity = SEVERITY_LABELS[finding.severity].upper()
-    head = f"  [{severity:8}] {check_label(finding.check, page.finding_fabric(finding))}: "
-    head += finding.title
+    label = check_label(finding.check, page.finding_fabric(finding))
+    head = f"  [{severity:8}] {finding_heading(label, finding.title)}"
     lines = _wrap(head, "")
     lines[1:] = [f"             {line}" for line in lines[1:]]
     lines += _wrap(finding.detail, "             ")

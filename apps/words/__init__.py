@@ -52,6 +52,17 @@ def number_format(value: float) -> str:
     return "0" if text in {"-0", ""} else text
 
 
+def power_format(kw: float) -> str:
+    """Desk machines in watts, servers and racks in kW: 0.24 -> "240 W", 14.3 -> "14.3 kW"."""
+    return f"{number_format(kw * 1000)} W" if kw < 1 else f"{number_format(kw)} kW"
+
+
+def finding_heading(label: str, title: str) -> str:
+    """ "Rack power: 1 per rack, 4 racks of 10"; a title that only repeats its check's name
+    ("Time to first token: Time to first token") is said once."""
+    return label if title.strip().casefold() == label.casefold() else f"{label}: {title}"
+
+
 def number_precise(value: float, digits: int) -> str:
     """A working figure inside a formula, with the digits its arithmetic needs: KV per sequence
     0.125 GB, 0.052 TFLOP per token. Thousands grouped; trailing zeros kept off."""

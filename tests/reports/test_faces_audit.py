@@ -72,6 +72,12 @@ def test_metric_labels_name_their_units(key: str, label: tuple[str, str]) -> Non
     assert words.metric_label(key) == label
 
 
+def test_a_metric_not_given_is_a_dash_without_a_unit():
+    # Before: "TTFT target — ms" (the Ttft finding gives no target when none was asked).
+    assert page.metric("ttft_target_ms", None) == page.Metric("TTFT target", "—", "")
+    assert page.metric("ttft_ms", 170.9) == page.Metric("TTFT", "170.9", "ms")
+
+
 def test_an_empty_list_metric_says_none():
     # Before: "x86 systems" followed by nothing at all.
     assert words.metric_value([]) == "none"
@@ -163,3 +169,21 @@ def test_desk_machines_are_drawn_against_their_circuit():
     assert "1,850 W" in big["circuit"].svg and "5,550 W" not in big["circuit"].svg
     # A data hall draws racks, not a wall circuit.
     assert "circuit" not in {c.key for c in drawings.charts(_passing([GB10], fleet))}
+
+
+def test_a_title_that_repeats_its_checks_name_is_said_once():
+    # Before: "Time to first token: Time to first token" in the PDF and the CLI text.
+    assert words.finding_heading("Time to first token", "Time to first token") == (
+        "Time to first token"
+    )
+    assert words.finding_heading("Rack power", "1 per rack") == "Rack power: 1 per rack"
+    ttft = Finding(check="ttft", severity="info", title="Time to first token", detail="d")
+    text = report_text(school_bus_report(findings=[ttft, MEMORY_OK]))
+    assert "[NOTE    ] Time to first token\n" in text
+
+
+def test_the_right_fits_desk_power_is_in_watts_in_the_pdf():
+    spark = school_bus_report().recommendation.model_copy(update={"power_kw": 0.24})
+    report = school_bus_report().model_copy(update={"recommendation": spark})
+    html = report_html_from_context(report_context_build(generated_on=DAY, report=report))
+    assert "240 W each" in html and "0.24 kW" not in html  # 0.24 kW × 1,000 = 240 W

@@ -71,3 +71,11 @@ def test_desk_machines_get_a_circuit_chart(clients, demo, people):  # noqa: F811
     assert 'id="chart-circuit"' in html
     # 1,920 W asked of a 1,440 W circuit (15 A × 120 V × 0.8): 133.3 %.
     assert "Demand is 133.3% of capacity" in html
+
+
+def test_the_right_fit_on_a_desk_draws_watts(clients, demo, people):  # noqa: F811
+    report = school_bus_report()
+    spark = report.recommendation.model_copy(update={"power_kw": 0.24})
+    html = _page(clients, report.model_copy(update={"recommendation": spark}), demo, people)
+    # 0.24 kW × 1,000 = 240 W; before: "0.24 kW each".
+    assert "<dt>Power</dt><dd>240 W each</dd>" in html
