@@ -28,11 +28,12 @@ run: setup
 	  $(PYTHON) manage.py runserver $(HOST):$(PORT)
 
 # Debian packages: Chromium for the browser tests, poppler for PDF pages, HarfBuzz's subsetter
-# for WeasyPrint's fonts.
+# for WeasyPrint's fonts, WenQuanYi Micro Hei for CJK text (a Tokyo reseller's name).
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 && \
-	  ldconfig -p | grep -q libharfbuzz-subset && test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf || \
-	  { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils libharfbuzz-subset0 fonts-dejavu-core; }
+	  ldconfig -p | grep -q libharfbuzz-subset && test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf && \
+	  test -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc || \
+	  { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils libharfbuzz-subset0 fonts-dejavu-core fonts-wqy-microhei; }
 
 # axe-core for the accessibility checks, from the npm registry, pinned by package-lock.json.
 browser-js: tests/browser/node_modules/axe-core/axe.min.js

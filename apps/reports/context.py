@@ -82,6 +82,8 @@ class SourceRow(BaseModel):
 class FindingRow(BaseModel):
     check: str
     check_label: str
+    #: "Rack power: 1 per rack", or the check's name alone when the title only repeats it
+    heading: str = ""
     severity: str
     severity_label: str
     title: str
@@ -110,6 +112,9 @@ class VehicleRow(BaseModel):
     nvlink_domain_gpus: int
     domain_sentence: str
     power_kw: str
+    #: "240 W each, 960 W for 4" and "3,000 lb each": the page's words for power and weight
+    power_text: str = ""
+    weight_text: str = ""
     cooling: str
     cpu_arch: str
     #: The drawing without its label, and the label ("4 × semi") printed beneath it as text.
@@ -136,6 +141,7 @@ class RecommendationRow(BaseModel):
     nvlink_domain_gpus: int
     nvlink_domain_memory_gb: str
     power_kw: str
+    power_text: str = ""
     estimated_cost: str
     why: str
     is_quoted: bool
@@ -174,6 +180,8 @@ class ReportContext(BaseModel):
     generated_on: dt.date
     page_size: PageSize
     total: str
+    #: "Option A of 2 offered" beside the total when the quote offers alternatives
+    option_note: str = ""
     verdict: str
     verdict_label: str
     verdict_sentence: str
@@ -263,12 +271,13 @@ def _finding_rows(report: ReviewReport) -> list[FindingRow]:
         label = words.check_label(finding.check, page.finding_fabric(finding))
         metrics = []
         for key, value in finding.metrics.items():
-            name, unit = metric_label(key)
-            metrics.append(Row(label=name, value=metric_value(value), unit=unit))
+            shown = page.metric(key, value)
+            metrics.append(Row(label=shown.label, value=shown.value, unit=shown.unit))
         rows.append(
             FindingRow(
                 check=finding.check,
                 check_label=label,
+                heading=words.finding_heading(label, finding.title),
                 severity=finding.severity,
                 severity_label=page.SEVERITY_LABELS.get(finding.severity, finding.severity),
                 title=finding.title,
@@ -358,6 +367,8 @@ def _vehicle_rows(report: ReviewReport) -> list[VehicleRow]:
                 nvlink_domain_gpus=s.nvlink_domain_gpus,
                 domain_sentence=card.domain_sentence,
                 power_kw="—" if s.power_kw is None else number_format(s.power_kw),
+                power_text=card.power_text,
+                weight_text=card.weight_text,
                 cooling=s.cooling.replace("_", " "),
                 cpu_arch="Arm" if s.cpu_arch == "arm" else s.cpu_arch,
                 drawing=vehicle_svg(s.form_factor, label=card.drawing_label, labelled=False),
@@ -381,6 +392,7 @@ def _recommendation_row(report: ReviewReport) -> RecommendationRow | None:
         nvlink_domain_gpus=rec.nvlink_domain_gpus,
         nvlink_domain_memory_gb=number_format(rec.nvlink_domain_memory_gb),
         power_kw="—" if rec.power_kw is None else number_format(rec.power_kw),
+        power_text="not known" if rec.power_kw is None else words.power_format(rec.power_kw),
         estimated_cost=money_format(rec.estimated_cost_usd, "USD"),
         why=rec.why,
         is_quoted=rec.is_quoted,
@@ -437,6 +449,7 @@ def report_context_build(
         generated_on=generated_on,
         page_size=page_size,
         total=money_format(quote.total, quote.currency),
+        option_note=page.option_note(report),
         verdict=report.verdict,
         verdict_label=page.VERDICT_LABELS[report.verdict],
         verdict_sentence=page.verdict_sentence(report),

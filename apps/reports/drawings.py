@@ -26,7 +26,14 @@ from apps.reports.charts.racks import (
 )
 from apps.reports.charts.vehicles import vehicle_svg
 from apps.review.engine.schemas import QuotedSystem, ReviewReport
-from apps.words import COOLING_WORDS, CPU_LABELS, fabric_name, number_format, vehicle_name
+from apps.words import (
+    COOLING_WORDS,
+    CPU_LABELS,
+    fabric_name,
+    number_format,
+    power_format,
+    vehicle_name,
+)
 
 COOLING_LABELS = COOLING_WORDS
 
@@ -97,11 +104,13 @@ class VehicleCard:
     power_text: str
     cooling_label: str
     cpu_label: str
+    #: "3,000 lb each", "313.9 lb each, 1,255.6 lb for 4"; "" when the catalog has no weight
+    weight_text: str = ""
 
 
 def _power(kw: float) -> str:
     """Desk machines in watts (a DGX Spark draws 240 W), servers and racks in kW."""
-    return f"{number_format(kw * 1000)} W" if kw < 1 else f"{number_format(kw)} kW"
+    return power_format(kw)
 
 
 def vehicle_cards(systems: list[QuotedSystem]) -> list[VehicleCard]:
@@ -139,6 +148,12 @@ def vehicle_cards(systems: list[QuotedSystem]) -> list[VehicleCard]:
             if system.quantity > 1 and total is not None:
                 power += f", {_power(total)} for {system.quantity}"
         label = f"{system.quantity} × {vehicle}"
+        weight = ""
+        if system.weight_lb:
+            weight = f"{number_format(system.weight_lb)} lb each"
+            if system.quantity > 1:
+                weight += f", {number_format(system.weight_lb * system.quantity)} lb for "
+                weight += f"{system.quantity}"
         cards.append(
             VehicleCard(
                 system=system,
@@ -152,6 +167,7 @@ def vehicle_cards(systems: list[QuotedSystem]) -> list[VehicleCard]:
                 power_text=power,
                 cooling_label=COOLING_LABELS.get(system.cooling, system.cooling).capitalize(),
                 cpu_label=CPU_LABELS.get(system.cpu_arch, system.cpu_arch),
+                weight_text=weight,
             )
         )
     return cards
@@ -282,6 +298,8 @@ def charts(report: ReviewReport, *, text_outside: bool = False) -> list[Chart]:
                 *_outside(out, RACK_POWER_TITLE, ""),
             )
         )
+    if facility is not None and facility.site == "office":
+        drawn += _circuit_chart(report, text_outside=out)
     if sizing.racks:
         drawn.append(
             Chart(
@@ -304,6 +322,39 @@ def charts(report: ReviewReport, *, text_outside: bool = False) -> list[Chart]:
             )
         )
     return drawn
+
+
+def _circuit_chart(report: ReviewReport, *, text_outside: bool) -> list[Chart]:
+    """Desk machines against one wall circuit, from the circuit findings: the biggest machine
+    when it alone is over the circuit, else every machine together. 8 GB10 boxes at 240 W are
+    1,920 W against the 1,440 W a 120 V / 15 A circuit carries continuously (80 %): past the
+    dashed line, so they need a second circuit."""
+    circuit = [f.metrics for f in report.findings if f.check == "circuit" and f.metrics]
+    if not circuit:
+        return []
+    limit = float(circuit[0].get("continuous_limit_w") or 0)
+    amps, volts = circuit[0].get("circuit_amps"), circuit[0].get("circuit_volts")
+    biggest = max((float(m["watts"]) for m in circuit if m.get("watts")), default=0.0)
+    together = max((float(m["total_w"]) for m in circuit if m.get("total_w")), default=0.0)
+    if not limit or not (biggest or together) or amps is None or volts is None:
+        return []
+    circuit_words = f"one {number_format(float(volts))} V / {number_format(float(amps))} A circuit"
+    if together and biggest <= limit:
+        label, demand = "Every machine against one circuit", together
+        caption = (
+            f"Every machine on the quote at its maximum against what {circuit_words} carries "
+            "continuously (80 % of the breaker): past the dashed line they need more than one."
+        )
+    else:
+        label, demand = "The biggest machine against one circuit", biggest
+        caption = (
+            f"The biggest machine at its maximum against what {circuit_words} carries "
+            "continuously (80 % of the breaker): past the dashed line it needs a bigger one."
+        )
+    svg = demand_capacity_svg(demand, limit, unit="W", label=label, text_outside=text_outside)
+    return [
+        Chart("circuit", svg, caption, *_outside(text_outside, label, demand_ratio(demand, limit)))
+    ]
 
 
 def _outside(text_outside: bool, title: str, summary: str) -> tuple[str, str]:

@@ -30,7 +30,14 @@ from apps.reports.drawings import (  # noqa: F401
     recommendation_drawing_label,
     vehicle_cards,
 )
-from apps.review.engine.schemas import SEVERITY_ORDER, Facility, Finding, ReviewReport, Workload
+from apps.review.engine.schemas import (
+    SEVERITY_ORDER,
+    Facility,
+    Finding,
+    QuotedSystem,
+    ReviewReport,
+    Workload,
+)
 from apps.words import number_format, vehicle_name
 
 # The labels are the engine's enums in words, from apps.words: every face reads the same ones.
@@ -79,10 +86,32 @@ def verdict_sentence(report: ReviewReport) -> str:
         more = f" (and {len(warnings) - 1} more warnings)" if len(warnings) > 1 else ""
         title = _lowercase_start(warnings[0].title.rstrip("."))
         return f"Look again before anyone signs: {title}{more}."
-    fleet = ", ".join(
-        f"{s.quantity} × {s.vehicle or vehicle_name(s.form_factor)}" for s in report.systems
-    )
-    return f"A right fit: {fleet or 'the quote'} carries this load in this room."
+    fleet = fleet_words(report.systems)
+    verb = "carry" if " and " in fleet else "carries"
+    return f"A right fit: {fleet or 'the quote'} {verb} this load in this room."
+
+
+def option_note(report: ReviewReport) -> str:
+    """ "Option A of 2 offered" when the quote offers alternatives and the review (and its total)
+    covers one of them; "" otherwise. Every face prints it beside the total, so nobody reads
+    Option A's total as the whole proposal's."""
+    for finding in report.findings:
+        options, reviewed = finding.metrics.get("options"), finding.metrics.get("reviewed")
+        if finding.check == "quote_lines" and isinstance(options, list) and reviewed:
+            return f"{reviewed} of {len(options)} offered"
+    return ""
+
+
+def fleet_words(systems: list[QuotedSystem]) -> str:
+    """The quoted vehicles counted once each, in the quote's order: 4 GB10 boxes from ASUS and
+    2 each from MSI and Dell are "8 × compact car", not "4 × compact car, 2 × compact car, 2 ×
+    compact car"; a mixed quote is "2 × semi and 1 × work van"."""
+    counts: dict[str, int] = {}
+    for system in systems:
+        vehicle = system.vehicle or vehicle_name(system.form_factor)
+        counts[vehicle] = counts.get(vehicle, 0) + system.quantity
+    named = [f"{n} × {vehicle}" for vehicle, n in counts.items()]
+    return ", ".join(named[:-1]) + f" and {named[-1]}" if len(named) > 1 else "".join(named)
 
 
 @dataclass(frozen=True)
@@ -96,7 +125,8 @@ def metric(key: str, value: Any) -> Metric:
     """ "rack_power_kw": 57.2 -> Metric("Rack power", "57.2", "kW"); "gpus_needed": 16 ->
     Metric("GPUs needed", "16", ""): the label, value and unit the PDF and the CLI print too."""
     label, unit = words.metric_label(key)
-    return Metric(label, words.metric_value(value), unit)
+    # a figure not given ("ttft_target_ms": None) is a dash, not "— ms"
+    return Metric(label, words.metric_value(value), unit if value is not None else "")
 
 
 @dataclass(frozen=True)
@@ -252,7 +282,7 @@ def sizing_rows(report: ReviewReport, *, before: ReviewReport | None = None) -> 
             old = getattr(before.sizing, key)
             old_shown = "—" if old is None else number_format(float(old))
             was = old_shown if old_shown != shown else None
-        rows.append(SizingRow(key, label, shown, unit, was))
+        rows.append(SizingRow(key, label, shown, words.unit_for(float(value), unit), was))
     return rows
 
 

@@ -18,6 +18,7 @@ from apps.words import (
     check_label,
     domain_words,
     fabric_name,
+    finding_heading,
     money_format,
     number_format,
 )
@@ -70,8 +71,8 @@ def system_line(system: QuotedSystem) -> str:
 
 def _finding_lines(finding: Finding) -> list[str]:
     severity = SEVERITY_LABELS[finding.severity].upper()
-    head = f"  [{severity:8}] {check_label(finding.check, page.finding_fabric(finding))}: "
-    head += finding.title
+    label = check_label(finding.check, page.finding_fabric(finding))
+    head = f"  [{severity:8}] {finding_heading(label, finding.title)}"
     lines = _wrap(head, "")
     lines[1:] = [f"             {line}" for line in lines[1:]]
     lines += _wrap(finding.detail, "             ")
@@ -87,6 +88,8 @@ def report_text(report: ReviewReport) -> str:
     out: list[str] = []
     title = " · ".join(x for x in (quote.file, quote.vendor, quote.quote_number) if x)
     total = money_format(quote.total, quote.currency) if quote.total is not None else "no total"
+    if note := page.option_note(report):
+        total += f", {note}"
     out.append(f"Rightsize review: {title or 'quote'} ({total})")
     out.append("")
     out += _wrap(f"Verdict: {VERDICT_LINES.get(report.verdict, report.verdict)}", "")

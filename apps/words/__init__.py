@@ -52,6 +52,17 @@ def number_format(value: float) -> str:
     return "0" if text in {"-0", ""} else text
 
 
+def power_format(kw: float) -> str:
+    """Desk machines in watts, servers and racks in kW: 0.24 -> "240 W", 14.3 -> "14.3 kW"."""
+    return f"{number_format(kw * 1000)} W" if kw < 1 else f"{number_format(kw)} kW"
+
+
+def finding_heading(label: str, title: str) -> str:
+    """ "Rack power: 1 per rack, 4 racks of 10"; a title that only repeats its check's name
+    ("Time to first token: Time to first token") is said once."""
+    return label if title.strip().casefold() == label.casefold() else f"{label}: {title}"
+
+
 def number_precise(value: float, digits: int) -> str:
     """A working figure inside a formula, with the digits its arithmetic needs: KV per sequence
     0.125 GB, 0.052 TFLOP per token. Thousands grouped; trailing zeros kept off."""
@@ -122,12 +133,16 @@ LEVEL_COLOURS: dict[str, str] = {
 #: does it add up, does it fit, does it run, does the building take it.
 CHECKS: dict[str, tuple[str, str]] = {
     "quote_lines": ("Quote lines", "Does the quote add up, and do we know every part?"),
+    "context_length": ("Context length", "Does the model take the context asked for?"),
     "memory_fit": ("Memory fit", "Does the biggest job fit in the GPUs' memory?"),
     "nvlink_domain": ("NVLink domain", "Does the biggest job ride in one coupled vehicle?"),
     "fp64": ("FP64", "Is there a 64-bit engine for the science?"),
+    "precision_support": ("Precision support", "Do the GPUs run the asked number format?"),
     "throughput": ("Throughput", "How fast for each user, and for how many?"),
+    "ttft": ("Time to first token", "How long before the first word of an answer?"),
     "utilization": ("Utilization", "How much of it would sit idle?"),
     "rack_power": ("Rack power", "Does the room have the power per rack?"),
+    "transient_headroom": ("Power spikes", "Can the feed ride out the short spikes?"),
     "cooling": ("Cooling", "Can the room carry the heat away?"),
     "floor_load": ("Floor load", "Can the floor hold it?"),
     "circuit": ("Circuit", "Will the wall circuit hold it?"),
@@ -135,6 +150,9 @@ CHECKS: dict[str, tuple[str, str]] = {
         "Arm, x86 and CUDA",
         "Will the software run on it, and move from the desk to production?",
     ),
+    "energy": ("Energy", "What does it cost to run, and what heat does it give off?"),
+    "buy_or_rent": ("Buy or rent", "Would renting the same GPUs cost less?"),
+    "recommendation": ("Right fit", "What would fit this load in this room?"),
 }
 
 
@@ -241,6 +259,15 @@ SIZING_ROWS: list[tuple[str, str, str]] = [
 
 #: A metric key's suffix -> its unit ("floor_load_lb_per_sqft" -> "lb/sq ft").
 UNITS: tuple[tuple[str, str], ...] = (
+    ("_kg_co2_per_kwh", "kg CO2/kWh"),
+    ("_usd_per_kwh", "USD/kWh"),
+    ("_kwh_per_year", "kWh a year"),
+    ("_usd_per_year", "USD a year"),
+    ("_tonnes_per_year", "t a year"),
+    ("_btu_per_hr", "BTU/h"),
+    ("_kg_per_m2", "kg/m²"),
+    ("_tokens_per_sec_per_user", "tokens/s per user"),
+    ("_per_sec_per_replica", "a second per copy"),
     ("_lb_per_sqft", "lb/sq ft"),
     ("_per_sqft", "lb/sq ft"),
     ("_tokens_per_sec", "tokens/s"),
@@ -251,6 +278,8 @@ UNITS: tuple[tuple[str, str], ...] = (
     ("_w", "W"),
     ("_pct", "%"),
     ("_lb", "lb"),
+    ("_sqft", "sq ft"),
+    ("_ms", "ms"),
     ("_tflops", "TFLOPS"),
     ("_usd", "USD"),
     ("_amps", "A"),
@@ -273,7 +302,36 @@ CAPITALS: dict[str, str] = {
     "hbm": "HBM",
     "rdhx": "RDHX",
     "pcie": "PCIe",
+    "co2": "CO2",
+    "ttft": "TTFT",
+    "pue": "PUE",
+    "x86": "x86",
 }
+#: Metrics whose key is all unit ("usd_per_kwh"): their label and unit, on every face.
+METRIC_LABELS: dict[str, tuple[str, str]] = {
+    "usd_per_kwh": ("Electricity", "USD/kWh"),
+    "kg_co2_per_kwh": ("Grid carbon", "kg CO2/kWh"),
+    "tokens_per_sec_per_user": ("Per user", "tokens/s"),
+    "asked_tokens_per_sec_per_user": ("Asked per user", "tokens/s"),
+    "tokens_per_sec_per_user_with_prefill": ("Per user, reading prompts too", "tokens/s"),
+    "decode_tokens_per_sec_bound": ("One conversation, bandwidth bound", "tokens/s"),
+}
+#: Counted units, one and many: "1 rack", "2 racks".
+COUNTED_UNITS: dict[str, str] = {
+    "racks": "rack",
+    "users": "user",
+    "GPUs": "GPU",
+    "circuits": "circuit",
+    "systems": "system",
+}
+
+
+def unit_for(value: float, unit: str) -> str:
+    """A counted unit as the figure beside it needs it: (1, "racks") -> "rack", (2, "racks")
+    -> "racks"; measures ("kW", "GB") stay as they are."""
+    return COUNTED_UNITS.get(unit, unit) if value == 1 else unit
+
+
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
@@ -281,13 +339,16 @@ _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 def metric_label(key: str) -> tuple[str, str]:
     """`nvlink_domain_memory_gb` -> ("NVLink domain memory", "GB"); `gpus_needed` ->
     ("GPUs needed", ""): the unit from the suffix, capitals kept, on every face."""
+    if key in METRIC_LABELS:
+        return METRIC_LABELS[key]
     unit = ""
     for suffix, suffix_unit in UNITS:
         if key.endswith(suffix):
             key, unit = key.removesuffix(suffix), suffix_unit
             break
-    words = [CAPITALS.get(word, word) for word in key.split("_") if word]
-    if words and words[0] == words[0].lower():
+    parts = [word for word in key.split("_") if word]
+    words = [CAPITALS.get(word, word) for word in parts]
+    if words and words[0] == words[0].lower() and parts[0] not in CAPITALS:
         words[0] = words[0].capitalize()
     return " ".join(words), unit
 
@@ -302,6 +363,8 @@ def metric_value(value: Any) -> str:
     if isinstance(value, int | float | Decimal):
         return number_format(float(value))
     if isinstance(value, list | tuple):
+        if not value:
+            return "none"
         return ", ".join(metric_value(v) for v in value)
     if isinstance(value, str) and _NUMBER.fullmatch(value):
         return number_format(float(value))

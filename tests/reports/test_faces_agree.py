@@ -164,7 +164,13 @@ def pdf_figures(html: str) -> Figures:
     return Figures(verdict, sentence.text, sizing, titles, systems)
 
 
-SIZING_UNITS = {unit for _key, _label, unit in words.SIZING_ROWS if unit}
+# Each unit as every face prints it, one and many ("1 rack", "2 racks").
+SIZING_UNITS = {
+    shown
+    for _key, _label, unit in words.SIZING_ROWS
+    if unit
+    for shown in (unit, words.unit_for(1, unit))
+}
 
 
 def text_figures(text: str) -> Figures:
@@ -280,10 +286,11 @@ def test_page_pdf_and_cli_print_the_same_figures(name: str, demo, clients) -> No
     # Every sizing figure: same label, same value, same unit, same order.
     assert on_page.sizing == in_pdf.sizing == in_text.sizing
     assert len(on_page.sizing) >= 5
-    # Every finding's title, on every face (the PDF and the text prefix the check's label).
+    # Every finding's title, on every face (the PDF and the text prefix the check's label, and
+    # say it once where the title only repeats it: "Time to first token").
     titles = sorted(f.title for f in report.findings)
     assert sorted(on_page.titles) == titles
-    labelled = sorted(f"{_check(f.check)}: {f.title}" for f in report.findings)
+    labelled = sorted(words.finding_heading(_check(f.check), f.title) for f in report.findings)
     assert sorted(t.split(" ", 1)[1] for t in in_pdf.titles) == labelled
     # The text wraps at 96 columns, so its titles are read from the text with the wrapping undone.
     flat = " ".join(text.split())

@@ -20,7 +20,7 @@ from apps.reports.charts.svg import (
     svg_document,
     svg_text,
 )
-from apps.words import number_format
+from apps.words import number_format, unit_for
 
 
 def demand_ratio(demand: float, capacity: float) -> str:
@@ -40,6 +40,10 @@ def demand_capacity_svg(
     `text_outside=True` (the PDF) leaves out the title above and the ratio below (`label` and
     `demand_ratio`), for the page to print as text.
     """
+
+    def amount(value: float) -> str:
+        return f"{number_format(value)} {unit_for(value, unit)}"
+
     demand = amount_checked("demand", demand)
     capacity = amount_checked("capacity", capacity)
     scale = BAR_W / max(demand, capacity) if max(demand, capacity) > 0 else 0.0
@@ -60,14 +64,11 @@ def demand_capacity_svg(
         f'<line class="capacity-mark" x1="{BAR_X + capacity_w:.2f}" y1="22" '
         f'x2="{BAR_X + capacity_w:.2f}" y2="80" stroke="{INK}" stroke-width="1.5" '
         f'stroke-dasharray="3 2"/>',
-        svg_text(VALUE_X, 40, f"{number_format(demand)} {unit}", size=11, css_class="demand-value"),
-        svg_text(
-            VALUE_X, 70, f"{number_format(capacity)} {unit}", size=11, css_class="capacity-value"
-        ),
+        svg_text(VALUE_X, 40, amount(demand), size=11, css_class="demand-value"),
+        svg_text(VALUE_X, 70, amount(capacity), size=11, css_class="capacity-value"),
         svg_text(BAR_X, 96, ratio, size=11, css_class="figures"),
     ]
-    title = f"{label}: demand {number_format(demand)} {unit} against capacity "
-    title += f"{number_format(capacity)} {unit}"
+    title = f"{label}: demand {amount(demand)} against capacity {amount(capacity)}"
     if text_outside:
         top = CHART_TITLE_H
         return svg_document(

@@ -9,6 +9,7 @@ from decimal import Decimal
 from django import template
 from django.utils.translation import get_language
 
+from apps.words import power_format
 from apps.words.money import locale_name
 from apps.words.money import money as money_text
 
@@ -27,3 +28,9 @@ def _money_in(amount: Decimal | float | None, currency: str, language: str | Non
 def money(amount: Decimal | float | None, currency: str) -> str:
     """`Decimal("629289.71")|money:"EUR"` -> "EUR 629,289.71" (en) · "EUR 629.289,71" (de)."""
     return _money_in(amount, currency or "", get_language())
+
+
+@register.filter
+def power(kw: float | None) -> str:
+    """`0.24|power` -> "240 W" (a desk machine), `14.3|power` -> "14.3 kW" (apps.words)."""
+    return "" if kw is None else power_format(float(kw))

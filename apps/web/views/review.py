@@ -256,6 +256,7 @@ def review_context(
         "detail_url": review_url(review),
         "queue_url": reverse("review:queue") if role in DECIDERS else None,
         "money_line": money_line(review),
+        "option_note": page.option_note(report),
     }
     if internal:
         context["finance_reasons"] = review.finance_reasons
