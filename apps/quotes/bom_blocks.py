@@ -12,6 +12,7 @@ Pure: no ORM, no Django.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
@@ -94,12 +95,25 @@ def _servers_as_trays(
         return
     for row in rows[index + 1 :]:
         if row.role == "system" and row.line is not None:
-            return
+            break
         if row.role == "gpu_board" and row.gpu is not None and row.gpu.count:
             if row.quantity in (None, 1, system.quantity):  # one board per tray
                 trays = _trays_per_rack(spec.nvlink_domain_gpus, row.gpu.count, system.quantity)
                 system.units_per_system = trays or 1
             return
+    if _TRAY_WORDS.search(system.text) and not _RACK_WORD.search(system.text):
+        # no board says the GPUs of a tray: "PowerEdge XE9712 Server" × 18 alone is still
+        # one rack's trays, each a Grace Blackwell tray of 4 GPUs (2 superchips)
+        trays = _trays_per_rack(spec.nvlink_domain_gpus, _GPUS_PER_TRAY, system.quantity)
+        system.units_per_system = trays or 1
+
+
+#: A rack-scale family's line that names one of its trays, not the rack: "PowerEdge XE9712
+#: Server", "compute tray", "compute node".
+_TRAY_WORDS = re.compile(r"\b(?:server|tray|node|sled)s?\b", re.IGNORECASE)
+_RACK_WORD = re.compile(r"\b(?:rack|cabinet|nvl\s?(?:36\s?x\s?2|72))\b", re.IGNORECASE)
+#: A Grace Blackwell compute tray's GPUs: two superchips of two (GB200, GB300).
+_GPUS_PER_TRAY = 4
 
 
 def _trays_per_rack(domain: int, per_tray: int, quantity: int) -> int:

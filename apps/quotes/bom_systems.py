@@ -19,11 +19,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Literal
 
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
 from apps.quotes.bom_gpus import BRIDGE_RE, NVLINK_WAYS_RE, WAYS_RE, gpu_mention
 from apps.quotes.bom_groups import group_count
+from apps.quotes.bom_prices import parts_price_per_system
 from apps.quotes.bom_quantities import QuoteFacts, quantities_decide, system_members
 from apps.quotes.bom_rows import Row
 from apps.quotes.bom_words import AIR_RE, LIQUID_RE, head, words_of
@@ -268,8 +270,9 @@ def read_system(
             gpus = spec.max_gpus
         if not gpus and spec is not None and spec.gpu_kind == "fixed" and spec.max_gpus:
             # a fixed configuration named by its GPU but not counted: "Supermicro SuperCluster
-            # GB300 NVL72" is its rack's 72 GB300, as the family always carries them
-            gpus = spec.max_gpus
+            # GB300 NVL72" is its rack's 72 GB300, as the family always carries them (a tray's
+            # share when the line counts the rack's trays)
+            gpus = spec.max_gpus // system.units_per_system
         named = _gpu_spec(gpu_key, catalog, form)
         if not gpus and (
             (spec is not None and spec.max_gpus == 1)
@@ -290,7 +293,7 @@ def read_system(
         fixed = gpu_mention(spec.supported_gpus[0].lstrip("~"))
         if fixed is not None:
             gpu_key = fixed.key
-            gpus = spec.max_gpus or 1
+            gpus = (spec.max_gpus or 1) // system.units_per_system or 1  # a tray's share
             domain = spec.nvlink_domain_gpus
     gpus *= system.units_per_system  # the GPUs of one tray × the trays of one rack
     if spec is not None and gpu_key and spec.gpu and spec.gpu != gpu_key and not spec.family:
@@ -483,6 +486,14 @@ def quoted(reading: SystemReading, catalog: CatalogSnapshot) -> QuotedSystem:
         unit_price = row.extended_price / reading.quantity
     elif unit_price is not None and reading.units_per_line > 1:
         unit_price = unit_price / reading.units_per_line  # a system's share of its bundle
+    elif unit_price is not None and row.units_per_system > 1:
+        # a rack bought as its trays: 18 trays at $168,000 are one rack's $3,024,000
+        unit_price = unit_price * row.units_per_system
+    parts = parts_price_per_system(
+        reading.members, reading.quantity, reading.child_quantities == "totals"
+    )
+    if parts:
+        unit_price = (unit_price or Decimal(0)) + parts  # itemized: the chassis and its parts
     # A catalog system with the GPUs it always carries keeps its name ("NVIDIA DGX B200");
     # a chassis with the GPUs the quote puts in it says them.
     if gpu is not None and not (same_as_spec and spec is not None and spec.gpu is not None):

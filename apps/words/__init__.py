@@ -103,6 +103,14 @@ def plural(count: int, word: str) -> str:
     return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
+def article(number: int) -> str:
+    """The article before a number as it is read aloud, by its leading group: "an 8,192-token
+    prompt" (eight thousand), "an 11-GPU", "an 18,000" (eighteen thousand), "an 800";
+    "a 4,096-token prompt", "a 110", "a 1,100" otherwise."""
+    lead = f"{abs(number):,}".split(",")[0]
+    return "an" if lead.startswith("8") or lead in ("11", "18") else "a"
+
+
 # --- the engine's values, in words ---------------------------------------------------------------
 
 SEVERITY_LABELS: dict[str, str] = {

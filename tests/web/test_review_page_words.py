@@ -25,7 +25,7 @@ TTFT = Finding(
     check="ttft",
     severity="info",
     title="Time to first token",
-    detail="A 8,192-token prompt takes about 170.9 ms.",
+    detail="An 8,192-token prompt takes about 170.9 ms.",
     metrics={"ttft_ms": 170.9, "ttft_target_ms": None},
 )
 

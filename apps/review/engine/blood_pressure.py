@@ -153,7 +153,17 @@ def finance_pressure(
             )
         )
     wrong = [f for f in findings if f.check in WRONG_FIT_CHECKS and f.severity == "critical"]
-    if wrong:
+    if wrong and not ctx.vehicles:
+        # a renewal, services or cables: nothing on it was bought to carry the load, so nothing
+        # on it failed to; the quote-lines finding says there is no system to review
+        reasons.append(
+            (
+                FACT,
+                "No GPU system is bought on this quote: it pays for services, software or "
+                "parts for machines bought elsewhere.",
+            )
+        )
+    elif wrong:
         level = max(level, 2)
         titles = "; ".join(dict.fromkeys(f.title for f in wrong))
         reasons.append(
@@ -253,6 +263,7 @@ def _office_pressure(ctx: ReviewContext) -> Pressure:
     amps = ctx.facility.circuit_amps or DESK_AMPS
     limit = circuit_continuous_w(volts, amps)
     reasons: list[Reason] = []
+    unnoticed: list[str] = []
     for vehicle in ctx.vehicles:
         system = vehicle.system
         personal = _personal_reason(vehicle)
@@ -298,13 +309,18 @@ def _office_pressure(ctx: ReviewContext) -> Pressure:
                 )
             )
         else:
-            reasons.append(
-                (
-                    0,
-                    f"Facilities didn't even notice: the {vehicle.name} draws {num(watts)} W and "
-                    "plugs into any desk outlet.",
-                )
+            unnoticed.append(f"the {vehicle.name} draws {num(watts)} W")
+    if unnoticed:
+        # one sentence for every desk-outlet machine: "the DGX Spark draws 240 W, the Dell Pro
+        # Max with GB10 draws 280 W", not the same line three times
+        reasons.append(
+            (
+                0,
+                f"Facilities didn't even notice: {', '.join(unnoticed)}"
+                + (" and plugs" if len(unnoticed) == 1 else "; each plugs")
+                + " into any desk outlet.",
             )
+        )
     packing = office_packing(ctx.vehicles, volts, amps)
     if packing is not None and packing.circuits_needed > 1:
         reasons.append(_shared_circuits_reason(ctx, packing.total_w, packing.circuits_needed, amps))

@@ -95,6 +95,17 @@ def test_a_wrong_fit_is_at_least_high(catalog: CatalogSnapshot) -> None:
     )
 
 
+def test_a_quote_without_systems_is_not_a_wrong_fit(catalog: CatalogSnapshot) -> None:
+    # a $102,320 support renewal: nothing on it was bought to carry the load, so "everything
+    # was wasted in practice ... the right-fit system still has to be bought" is not true of
+    # it; Finance reacts to the spend alone ($102,320 ≥ $100,000: high) and says what it buys
+    report = run(catalog, [], TRAINING, ROW_RDHX, total=Decimal("102320"))
+    finance = report.blood_pressure.finance
+    assert finance.level == "high"
+    assert not any("wasted in practice" in r for r in finance.reasons)
+    assert any(r.startswith("No GPU system is bought on this quote") for r in finance.reasons)
+
+
 def test_a_wrong_fit_does_not_lower_a_crisis(catalog: CatalogSnapshot) -> None:
     hpc = {"kind": "hpc", "fp64_tflops": 100}
     finance = _finance(
@@ -189,3 +200,18 @@ def test_four_semis_and_the_train_without_rails_are_crises(catalog: CatalogSnaps
     train = _facilities(catalog, [quoted_system(catalog, "gb300-nvl72")], hall)
     assert train.level == "crisis"
     assert train.reasons[0].startswith("Without rails in place, you are going nowhere")
+
+
+@pytest.mark.parametrize("quantity", [1, 3, 7, 13])
+def test_finance_and_the_energy_finding_print_the_same_tonnes(
+    catalog: CatalogSnapshot, quantity: int
+) -> None:
+    from apps.words import number_format
+
+    report = run(catalog, [quoted_system(catalog, "dgx-b200", quantity)], TRAINING, ROW_RDHX)
+    (energy,) = [f for f in report.findings if f.check == "energy"]
+    tonnes = number_format(energy.metrics["co2_tonnes_per_year"])
+    # one rounding (to 0.01 t) before any text: the title, the formula and the gauge agree
+    assert f"{tonnes} t CO2 a year" in energy.title
+    assert energy.formula.endswith(f"= {tonnes} t CO2")
+    assert any(f"{tonnes} t CO2 a year" in r for r in report.blood_pressure.finance.reasons)

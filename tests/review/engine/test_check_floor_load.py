@@ -61,3 +61,16 @@ def test_all_fine_is_one_ok_for_the_heaviest_rack(catalog: CatalogSnapshot) -> N
     finding = only(floor_load.check(context(catalog, systems, TRAINING, room)))
     assert finding.metrics["system"] == "gb300-nvl72"
     assert "The other kind of system on the quote passes too." in finding.detail
+
+
+def test_an_nvl36x2_weighs_on_two_footprints(catalog: CatalogSnapshot) -> None:
+    # one NVL36x2 is two racks: 3,000 lb ÷ 2 racks = 1,500 lb per rack ÷ 10 sq ft
+    # = 150 lb/sq ft, within 250; the formula shows the ÷ 2 it used
+    room = Facility(
+        rack_power_kw=150, racks_available=4, cooling="liquid", floor_load_lb_per_sqft=250
+    )
+    system = quoted_system(catalog, "gb200-nvl36x2", gpus=72, domain=72)
+    finding = only(floor_load.check(context(catalog, [system], TRAINING, room)))
+    assert finding.severity == "ok"
+    assert finding.metrics["floor_lb_per_sqft"] == pytest.approx(150.0)
+    assert finding.formula.startswith("(1 × 3,000 lb ÷ 2 racks) ÷ 10 sq ft = 150 lb/sq ft load")

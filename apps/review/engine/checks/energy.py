@@ -80,6 +80,10 @@ def check(ctx: ReviewContext) -> list[Finding]:
         usd_per_kwh=tariff.usd_per_kwh,
         kg_co2_per_kwh=tariff.kg_co2_per_kwh,
     )
+    # rounded once, so the finding, its formula and the Finance gauge (which reads the
+    # metric) print the same tonnes: 198.2549 t is 198.25 t everywhere, not 198.3 here and
+    # 198.2 there
+    tonnes = round(tonnes, 2)
     assumed = f" Assumed: {'; '.join(tariff.assumed)}." if tariff.assumed else ""
     return [
         finding_make(

@@ -79,6 +79,8 @@ def _finding(rating: float | None, item: Placed, severity: Severity, si: bool = 
     in_rack = min(plan.quantity, plan.systems_per_rack)
     rack_lb = num(plan.rack_weight_lb or 0)
     tare = "" if vehicle.is_rack_scale else f" + {num(RACK_TARE_LB)} lb rack"
+    if plan.racks_per_system > 1:  # an NVL36x2's weight over its 2 racks
+        tare += f" ÷ {plan.racks_per_system} racks"
     formula = (
         f"({in_rack} × {num(system.weight_lb)} lb{tare}) ÷ {num(plan.footprint_sqft)} sq ft = "
         f"{num(load)} lb/sq ft load"

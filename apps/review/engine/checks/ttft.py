@@ -16,6 +16,7 @@ from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding
 from apps.review.engine.sizing.calibration import calibration
 from apps.review.engine.sizing.step_time import prefill_interleave
+from apps.words import article
 
 CHECK = "ttft"
 
@@ -48,7 +49,8 @@ def check(ctx: ReviewContext) -> list[Finding]:
     # the same link the NVLink and throughput findings name (one plan per report)
     split = f", split over {plan.link_text}" if plan.gpus_per_replica > 1 else ""
     words = (
-        f"A {load.prompt_tokens:,}-token prompt takes about {num(ms)} ms to read before the "
+        f"{article(load.prompt_tokens).capitalize()} {load.prompt_tokens:,}-token prompt takes "
+        f"about {num(ms)} ms to read before the "
         f"first token (one copy on {plan.gpus_per_replica} × {gpu.model}{split}, no queue)"
     )
     slowdown = _slowdown(ctx, seconds)
