@@ -24,6 +24,7 @@ from typing import Literal
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
 from apps.quotes.bom_gpus import BRIDGE_RE, NVLINK_WAYS_RE, WAYS_RE, gpu_mention
 from apps.quotes.bom_groups import group_count
+from apps.quotes.bom_domains import rack_domain
 from apps.quotes.bom_quantities import QuoteFacts, quantities_decide, system_members
 from apps.quotes.bom_rows import Row
 from apps.quotes.bom_words import AIR_RE, LIQUID_RE, head, words_of
@@ -325,8 +326,8 @@ def read_system(
         elif gpu.joins_its_board:
             if spec is not None and spec.gpu == gpu.key and spec.nvlink_domain_gpus > 1:
                 domain = spec.nvlink_domain_gpus
-            elif form == "rack":
-                domain = max(gpus, gpu.nvlink_domain_gpus)
+            elif form == "rack":  # a rack of HGX servers joins each board's GPUs only
+                domain = rack_domain(gpus, gpu.nvlink_domain_gpus, gpu.form_factor)
             elif gpu.form_factor == "rack_nvl72":
                 # a Grace Blackwell system's trays share the NVLink switch trays: an unknown
                 # NVL36x2 of 18 trays is one 72-GPU domain, a GB200 NVL4 blade one of 4

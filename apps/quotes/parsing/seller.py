@@ -121,6 +121,8 @@ _LEGAL_WORDS = frozenset({
     "sa", "sas", "sarl", "spa", "srl", "bv", "nv", "plc", "pty", "pte", "pvt", "private", "co",
     "corp", "corporation", "company", "kg", "ohg", "ug", "kk", "oy", "oyj", "ab", "as", "aps",
     "sdn", "bhd", "ev",
+    # Iberian, Latin American and Central European forms: "S.L.", "Ltda.", "Sp. z o.o.", "s.r.o."
+    "sl", "slu", "ltda", "eireli", "sp", "zoo", "oo", "sro", "kft", "doo", "akc",
 })
 _CJK_LEGAL = (
     "株式会社", "有限会社", "合同会社", "股份有限公司", "有限公司", "公司", "(株)", "（株）",
@@ -166,7 +168,11 @@ _FREE_MAIL = frozenset({
     "proton", "protonmail", "gmx", "web", "qq", "163", "126", "example",
 })
 # fmt: on
-_CONNECTORS = frozenset({"&", "and", "of", "for", "de", "la", "und", "the", "von", "der", "y", "+"})
+_CONNECTORS = frozenset(
+    {"&", "and", "of", "for", "de", "la", "und", "the", "von", "der", "y", "+"}
+    # the lower-case words of a legal form: "Sp. z o.o.", "s.r.o.", "e.K.", "da" (Ltda.)
+    | {"z", "o.o.", "o.o", "s.r.o.", "s.r.l.", "e.k.", "do", "da", "e"}
+)
 _STREET = re.compile(
     r"\b(?:street|st\.|road|rd\.?|avenue|ave\.?|drive|dr\.|way|boulevard|blvd|lane|parkway|"
     r"suite|unit|floor|building|po box|p\.o\. box|highway|hwy|strasse|straße|platz|allee|"
