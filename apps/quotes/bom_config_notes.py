@@ -47,7 +47,8 @@ def config_notes_read(rows: list[Row]) -> None:
             mention = gpu_mention(row.text)
             row.role, row.head_category, row.guessed, row.gpu = "note", "config", False, None
             if system is not None and mention is not None and mention.count:
-                if system.gpu is None or (system.gpu.key == mention.key and not system.gpu.count):
+                known = system.gpu
+                if known is None or (known.key == mention.key and not known.count):
                     system.gpu = mention
             continue
         if row.role == "system" and row.line is not None:

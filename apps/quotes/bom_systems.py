@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
+from apps.quotes.bom_domains import rack_domain
 from apps.quotes.bom_gpus import BRIDGE_RE, NVLINK_WAYS_RE, WAYS_RE, gpu_mention
 from apps.quotes.bom_groups import group_count
-from apps.quotes.bom_domains import rack_domain
 from apps.quotes.bom_quantities import QuoteFacts, quantities_decide, system_members
 from apps.quotes.bom_rows import Row
 from apps.quotes.bom_words import AIR_RE, LIQUID_RE, head, words_of

@@ -55,8 +55,8 @@ def _data_line(intake: QuoteIntake, line: int) -> int:
 
 def test_the_corpus_is_all_there() -> None:
     formats = sorted(next(p for p in f.iterdir() if p.stem == "quote").suffix for f in FOLDERS)
-    assert len(FOLDERS) == 120
-    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (74, 28, 18)
+    assert len(FOLDERS) == 122
+    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (74, 30, 18)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)

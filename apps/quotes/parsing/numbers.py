@@ -81,7 +81,7 @@ _ZERO_WORDS = frozenset(
 _EMPTY_WORDS = frozenset(
     {"-", "–", "—", "n/a", "na", "tbd", "tba", "--", "---", "tbc", "tbq", "poa", "n.a.", "nq"}
     # not priced on this quote: "Call for pricing", "Price on request", "Auf Anfrage"
-    | {"call", "call for pricing", "call for price", "call for quote", "price on request"}
+    | {"call for pricing", "call for price", "call for quote", "price on request"}
     | {"on request", "upon request", "price on application", "contact sales", "contact us"}
     | {"pending", "to be quoted", "not quoted", "quoted separately", "auf anfrage"}
     | {"sur demande", "a consultar", "su richiesta", "op aanvraag", "na zapytanie"}
