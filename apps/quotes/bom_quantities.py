@@ -90,7 +90,7 @@ def quantities_decide(
     ]
     if not parts:
         # a configuration paragraph under the line ("Each node: 8x H200 ...") is no sub-line
-        sub_lines = [m for m in members if m.head_category != "config"]
+        sub_lines = [m for m in members if m.line is not None and m.head_category != "config"]
         return ("none" if not sub_lines else "per_system"), "no sub-line quantities"
     if quantity <= 1:
         return "per_system", "one system: per system and totals agree"

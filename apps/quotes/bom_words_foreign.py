@@ -46,6 +46,27 @@ _FIRST_WORDS: dict[str, str] = {
 }
 # fmt: on
 _FIRST_WORD = re.compile(r"[a-z]+")
+#: Heads whose first word is too general alone ("Frais", "Spese", "Gastos", "Koszty":
+#: charges): the words after it decide. "Frais de port" is freight, "Frais d'installation" a
+#: service.
+_CHARGE_HEADS = (
+    (
+        re.compile(
+            r"^(?:frais|spese|gastos|koszty|custos?|kosten)\s+(?:de\s+|di\s+|d\s+|do\s+|van\s+)?"
+            r"(?:port|livraison|transport\w*|expedition|spedizione|envio|entrega|wysylki|"
+            r"dostawy|frete|verzending|consegna)\b"
+        ),
+        "freight",
+    ),
+    (
+        re.compile(
+            r"^(?:frais|spese|gastos|koszty|custos?|kosten)\s+(?:de\s+|di\s+|d\s+|do\s+|van\s+)?"
+            r"(?:installation|installazione|instalacion|instalacji|instalacao|installatie|"
+            r"mise en service|montage|montazu)\b"
+        ),
+        "service",
+    ),
+)
 
 
 def _fold(text: str) -> str:
@@ -55,7 +76,12 @@ def _fold(text: str) -> str:
 
 def first_word_category(head: str) -> str:
     """What a head names by its first word in a name-first language: "Garantía 5 años" →
-    service, "Servidor Supermicro ..." → system, "Transport en verpakking" → freight;
+    service, "Servidor Supermicro ..." → system, "Transport en verpakking" and "Frais de
+    port" → freight;
     "" when the first word is none of them (English heads are read by their last noun)."""
-    found = _FIRST_WORD.search(_fold(head))
-    return _FIRST_WORDS.get(found.group(0), "") if found and found.start() == 0 else ""
+    folded = " ".join(re.findall(r"[a-z]+", _fold(head)))
+    for pattern, category in _CHARGE_HEADS:
+        if pattern.match(folded):
+            return category
+    found = _FIRST_WORD.match(folded)
+    return _FIRST_WORDS.get(found.group(0), "") if found else ""

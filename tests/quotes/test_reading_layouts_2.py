@@ -236,3 +236,38 @@ def test_a_numbering_that_starts_again_nests_under_the_nearer_line(
     got = sorted((s.quantity, s.gpus_per_system) for s in intake.systems)
     # 2 × 8 B200 under the first "1", 3 × 2 L40S under the second
     assert got == [(2, 8), (3, 2)]
+
+
+@pytest.mark.parametrize(
+    ("head", "category"),
+    [
+        ("Frais de port", "freight"),  # before: an accessory, "not in the catalog"
+        ("Spese di spedizione", "freight"),
+        ("Frais d'installation sur site", "service"),
+    ],
+)
+def test_a_charge_head_is_read_by_the_words_after_it(head: str, category: str) -> None:
+    assert first_word_category(head) == category
+
+
+def test_a_lease_total_per_month_is_not_the_quote_total(catalog: CatalogSnapshot) -> None:
+    # a lease quoting monthly payments instead of prices: before, its "Total monthly
+    # payment" (1 month of 36) was read as what the systems cost
+    body = (
+        "Qty,Part,Description,Monthly Payment (36 mo),Term\n"
+        '2,XE9680,"Dell PowerEdge XE9680, 8x NVIDIA H200 SXM",24850.00,36\n'
+        ",,Total monthly payment,24850.00,\n"
+    )
+    intake = quote_intake(body.encode(), "quote.csv", catalog)
+    assert intake.summary.total is None
+    # 2 × 8 H200 = 16: the systems are read all the same
+    assert sum(s.quantity * s.gpus_per_system for s in intake.systems) == 16
+
+
+def test_a_monthly_column_beside_the_prices_leaves_the_price_total(
+    catalog: CatalogSnapshot,
+) -> None:
+    folder = BOMS / "pinecrest-lease-dell-xe9785l-mi355x-monthly-payment-column"
+    intake = quote_intake((folder / "quote.csv").read_bytes(), "quote.csv", catalog)
+    # 2 × 438,500 + 2 × 46,200 + 2 × 11,800 + 16 × 395 = 999,320 (not the 29,779.74 a month)
+    assert intake.summary.total == Decimal("999320.00")

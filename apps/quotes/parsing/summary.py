@@ -51,6 +51,23 @@ _TAX_TOTAL_RE = re.compile(
 )
 
 
+#: A payment per period: a lease's or a subscription's "Total monthly payment".
+_RECURRING_RE = re.compile(
+    r"\b(?:monthly|per month|a month|quarterly|per quarter|annual payment|mensuel(?:le)?|"
+    r"monatlich|mensual|mensile|mensal|miesieczn\w*|maandelijks)\b"
+)
+
+
+def recurring_total(texts: Sequence[str], ext_index: int | None) -> bool:
+    """A total of payments per period where the quote has no price column of its own ("Qty |
+    Description | Monthly Payment (36 mo)" ... "Total monthly payment"): not what the systems
+    cost, so never the quote's total. Beside a price column the row's price is read as usual
+    ("Total purchase price / Total monthly payment" | 999,320.00 | 29,779.74)."""
+    if ext_index is not None and ext_index < len(texts) and texts[ext_index]:
+        return False
+    return any(_RECURRING_RE.search(text_fold(text)) for text in texts if text)
+
+
 def tax_total_row(texts: Sequence[str]) -> bool:
     """Whether a tax row sums the tax rows above it ("Total Tax") rather than adding one."""
     return any(_TAX_TOTAL_RE.match(text_fold(text)) for text in texts if text)
