@@ -89,8 +89,13 @@ def quantities_decide(
         and m.role in ("gpu_board", "gpu_card", "nvlink_bridge", "chassis", "component")
     ]
     if not parts:
-        # a configuration paragraph under the line ("Each node: 8x H200 ...") is no sub-line
-        sub_lines = [m for m in members if m.line is not None and m.head_category != "config"]
+        # a configuration paragraph under the line ("Each node: 8x H200 ...") or a banner is no
+        # sub-line; a workstation's "Processor: ..." spec rows are
+        sub_lines = [
+            m
+            for m in members
+            if m.head_category != "config" and (m.line is not None or m.role != "note")
+        ]
         return ("none" if not sub_lines else "per_system"), "no sub-line quantities"
     if quantity <= 1:
         return "per_system", "one system: per system and totals agree"

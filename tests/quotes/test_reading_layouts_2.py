@@ -271,3 +271,25 @@ def test_a_monthly_column_beside_the_prices_leaves_the_price_total(
     intake = quote_intake((folder / "quote.csv").read_bytes(), "quote.csv", catalog)
     # 2 × 438,500 + 2 × 46,200 + 2 × 11,800 + 16 × 395 = 999,320 (not the 29,779.74 a month)
     assert intake.summary.total == Decimal("999320.00")
+
+
+@pytest.mark.parametrize(
+    ("cells", "part", "quantity", "unit"),
+    [
+        # before: "Item" (the line counter) was the part number beside "Código"
+        (["Item", "Código", "Descrição", "Qtde.", "Vlr. Unit.", "Vlr. Total"], 1, 3, 4),
+        # before: no quantity (Q.tà), no unit price (P.U. HT, Precio Ud.)
+        (["Cod.", "Descrizione", "Q.tà", "Prezzo Unit.", "Importo"], 0, 2, 3),
+        (["Référence", "Désignation", "Qté", "P.U. HT", "Total HT"], 0, 2, 3),
+        (["Referencia", "Descripción", "Uds.", "Precio Ud.", "Total"], 0, 2, 3),
+        # "Item" alone is still the part column it always was
+        (["Item", "Description", "Qty", "Price"], 0, 2, 3),
+    ],
+)
+def test_abbreviated_headers(cells: list[str], part: int, quantity: int, unit: int) -> None:
+    mapping = header_map(cells)
+    assert (mapping["part_number"], mapping["quantity"], mapping["unit_price"]) == (
+        part,
+        quantity,
+        unit,
+    )

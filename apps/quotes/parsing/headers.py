@@ -20,7 +20,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "part number", "part no", "part", "mfr part", "mfr part number", "manufacturer part",
         "manufacturer part number", "mfg part", "mpn", "vendor part", "product number",
         "product no", "product", "sku", "skus", "part id", "partnumber", "order code", "model",
-        "model number", "catalog number", "item number", "item no", "item code", "item",
+        "model number", "catalog number", "item number", "item no", "item code",
         "artikelnummer", "artikel nr", "artikel", "art nr", "teilenummer", "bestellnummer",
         "materialnummer", "reference", "ref", "code article", "numero de piece", "no de piece",
         "numero de pieza", "referencia", "codigo", "n de pieza", "no de pieza",
@@ -28,7 +28,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "codice", "codice articolo", "cod articolo", "codice prodotto", "riferimento",
         "codigo do produto", "cod produto", "artikelnr", "artikelcode", "productcode",
         "onderdeelnummer", "referentie", "nr katalogowy", "numer katalogowy", "kod",
-        "kod produktu", "indeks", "symbol",
+        "kod produktu", "indeks", "symbol", "cod", "cod prod", "codigo produto",
+        # last: "Item" is a line counter beside any other part column ("Item | Código")
+        "item",
     ),
     "description": (
         "description", "item description", "product description", "part description", "desc",
@@ -43,7 +45,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "quantity": (
         "qty", "quantity", "units", "qte", "menge", "anzahl", "stuck", "stk", "quantite",
         "cantidad", "cant", "count", "qty ordered", "order qty", "q ty",
-        "quantita", "qta", "quantidade", "qtd", "qtde", "aantal", "ilosc", "szt",
+        "quantita", "qta", "q ta", "quantidade", "qtd", "qtde", "aantal", "ilosc", "szt", "uds",
+        "unidades",
     ),
     # A builder's "Qty per Server | Servers" layout: how many configured systems each line's
     # per-server quantity is for (the table multiplies them, see ``table``).
@@ -61,7 +64,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "net unit", "unit selling price", "selling price",
         "prezzo unitario", "prezzo", "prezzo netto", "valor unitario", "preco unitario",
         "vlr unitario", "preco", "stukprijs", "prijs per stuk", "eenheidsprijs", "prijs",
-        "cena jedn", "cena jednostkowa", "cena",
+        "cena jedn", "cena jednostkowa", "cena", "p u", "precio ud", "prezzo unit", "preco unit",
+        "vlr unit", "valor unit",
     ),
     "extended_price": (
         "extended price", "ext price", "ext cost", "extended cost", "extended",
