@@ -462,6 +462,7 @@ LOCAL_GPU_KEYS = [
     "rtx-pro-4000",
     "jetson-agx-thor",
     "rtx-5090",  # the desktop GeForce card builders quote in AI workstations
+    "gaudi3",  # Intel Gaudi 3 OAM: 8 per baseboard on their own RoCE mesh (not CUDA)
 ]
 #: How the OEM family files name GPUs -> catalog GPU keys.
 GPU_NAMES = {
@@ -491,6 +492,7 @@ GPU_NAMES = {
     "MI355X": "mi355x",
     "GH200": "gh200",
     "Jetson AGX Thor": "jetson-agx-thor",
+    "Gaudi 3": "gaudi3",
 }
 OEM_FILES = (
     "oem_systems_dell_hpe_lenovo_cisco.csv",

@@ -34,6 +34,9 @@ class Interconnect(models.TextChoices):
     #: AMD Instinct's scale-up fabric: 8 OAM GPUs on one baseboard, each joined to the other
     #: seven by xGMI links, one 8-GPU domain as an NVSwitch board is (but not NVLink).
     INFINITY_FABRIC = "infinity_fabric", "AMD Infinity Fabric (xGMI mesh)"
+    #: Intel Gaudi's scale-up fabric: 8 OAM accelerators on one baseboard joined all-to-all by
+    #: the RoCE (200 GbE) ports on each chip, one 8-accelerator domain (not NVLink).
+    ROCE_MESH = "roce_mesh", "Intel Gaudi RoCE mesh (on-chip Ethernet, all-to-all)"
 
 
 class PartKind(models.TextChoices):

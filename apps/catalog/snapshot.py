@@ -23,7 +23,7 @@ CoolingName = Literal["air", "liquid", "air_or_liquid"]
 PartKindName = Literal["system", "chassis", "gpu_card", "bridge", "other"]
 
 #: The interconnects that make a board's GPUs one domain (`GpuSpec.joins_its_board`).
-BOARD_FABRICS = frozenset({"nvlink_switch", "nvlink_c2c", "infinity_fabric"})
+BOARD_FABRICS = frozenset({"nvlink_switch", "nvlink_c2c", "infinity_fabric", "roce_mesh"})
 
 FIXTURE_PATH = Path(__file__).resolve().parent.parent.parent / "fixtures" / "catalog.json"
 
@@ -76,7 +76,9 @@ class GpuSpec(Sourced):
     bf16_tflops: float | None = None
     fp8_tflops: float | None = None
     fp4_tflops: float | None = None
-    interconnect: Literal["pcie", "nvlink_bridge", "nvlink_switch", "nvlink_c2c", "infinity_fabric"]
+    interconnect: Literal[
+        "pcie", "nvlink_bridge", "nvlink_switch", "nvlink_c2c", "infinity_fabric", "roce_mesh"
+    ]
     nvlink_domain_gpus: int = 1
     nvlink_bw_gbs: float | None = None
     tdp_w_max: float

@@ -67,6 +67,8 @@ _GPU_PATTERNS: tuple[tuple[str, str], ...] = (
     # AMD Instinct OAM GPUs as vendors write them: "AMD Instinct MI300X 192GB OAM Accelerator",
     # "8x AMD Instinct MI325X 256GB HBM3E", "AMD MI355X GPU", Cisco's "... - MI300X GPU"
     (r"\bmi3(00|25|50|55)x\b", r"mi3\1x"),
+    # Intel's accelerator: "Intel Gaudi 3 AI Accelerator", "8x Gaudi3 OAM", "HL-325L"
+    (r"\bgaudi\s*-?\s*3\b|\bhl-32[58]l\b", "gaudi3"),
 )
 _GPU_RES = tuple((re.compile(p, re.IGNORECASE), key) for p, key in _GPU_PATTERNS)
 #: A word every pattern above needs (lower case; "l4" stands for "l40s" too): a text holding
@@ -93,19 +95,27 @@ _GPU_WORDS = (
     "l4",
     "a100",
     "mi3",
+    "gaudi",
+    "hl-32",
 )
 #: A line naming several GPUs on one carrier: an HGX or SXM board, a Grace superchip (a GH200
 #: NVL2 pair, a GB200 NVL4), AMD's 8-GPU OAM universal baseboard ("AMD Instinct MI300X 8-GPU
 #: Baseboard", "MI300X Platform", "UBB"). An OAM alone is one module, one GPU, as an SXM5 GPU
 #: is.
+#: "8 GPU por placa", "8 GPUs per board", "8 GPU per scheda": the GPUs one board carries.
+PER_BOARD_RE = re.compile(
+    r"\bgpus?\s+(?:per|por|par|pro|je|op|na)\s+"
+    r"(?:board|baseboard|placa|plaque|carte|scheda|bord|p[lł]yt[eęa])\b",
+    re.IGNORECASE,
+)
 _BOARD_RE = re.compile(
     r"\bhgx\b|\bsxm\d?\b|baseboard|\bgpu board\b|gpu tray|compute tray|\bubb\b|superchip|"
-    r"\bmi3\d\dx\s+platform\b",
+    r"\bmi3\d\dx\s+platform\b|" + PER_BOARD_RE.pattern,
     re.IGNORECASE,
 )
 _GPU_NAME = (
     r"(?:nvidia\s+|amd\s+)?(?:hgx\s+|instinct\s+)?(?:rtx\s*pro\s*\d{4}|rtx\s*6000\s*ada|"
-    r"gb\d{2,3}|[hb][123]00|l40s|l4|a100|blackwell|hopper|mi3\d\dx)"
+    r"gb\d{2,3}|[hb][123]00|l40s|l4|a100|blackwell|hopper|mi3\d\dx|(?:intel\s+)?gaudi\s*-?\s*3)"
 )
 # A count starts a word: "8x H200", "(8x MI300X)"; the 355 of "MI355X GPU" is a model number.
 _COUNT_BEFORE = re.compile(r"\b(\d{1,3})\s*[x×]\s*" + _GPU_NAME, re.IGNORECASE)
@@ -132,7 +142,7 @@ NVLINK_WAYS_RE = re.compile(r"\b(\d)[- ]?way\s+nvlink\b|\bnvlink\s+(\d)[- ]?way\
 WAYS_RE = re.compile(r"\b(\d)[- ]?way\b|\b(\d)[- ]slot\b", re.IGNORECASE)
 
 
-#: Accelerators a line can name that the catalog has no spec for ("Intel Gaudi 3 HL-325L OAM",
+#: Accelerators a line can name that the catalog has no spec for ("Intel Gaudi 2 HL-225H",
 #: "AMD Instinct MI210 64GB PCIe", Huawei Ascend, AWS Trainium): read only where no GPU pattern
 #: matched, so "AMD Instinct MI300X" stays the catalog's MI300X.
 _ACCELERATOR_RE = re.compile(

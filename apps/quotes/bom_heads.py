@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from apps.quotes.bom_words import HPE_OPTION_SUFFIX, NOTE_HEADS, head_category
+from apps.quotes.bom_words_foreign import first_word_category
 
 #: Where a server's head starts describing its processors: "DP AMD EPYC 9004", "2x Intel Xeon
 #: 6", "dual-socket AMD EPYC", "Intel Xeon 6 ...". The words before it name the machine.
@@ -24,7 +25,11 @@ _BASE_CLOCK = re.compile(r"\b[gm]hz\s+base\b", re.IGNORECASE)
 
 def head_category_read(head: str) -> str:
     """``head_category`` of a head, but a server named before its processors is a system and
-    a base clock is no chassis."""
+    a base clock is no chassis; a head in a name-first language ("Garantía 5 años in situ",
+    "Servidor Supermicro ...") is what its first word names."""
+    first = first_word_category(head)
+    if first:
+        return first
     category = head_category(head)
     if category == "chassis" and _BASE_CLOCK.search(head):
         # "Intel Xeon w9-3595X 60-core 2.0 GHz base": a processor, read without its clock

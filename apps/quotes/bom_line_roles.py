@@ -17,7 +17,14 @@ from collections.abc import Sequence
 
 from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
 from apps.quotes.bom_fittings import fitting_read, made_for_a_system
-from apps.quotes.bom_gpus import BRIDGE_RE, RACK_SCALE_RE, WAYS_RE, GpuMention, gpu_mention
+from apps.quotes.bom_gpus import (
+    BRIDGE_RE,
+    PER_BOARD_RE,
+    RACK_SCALE_RE,
+    WAYS_RE,
+    GpuMention,
+    gpu_mention,
+)
 from apps.quotes.bom_heads import head_category_read, names_a_choice
 from apps.quotes.bom_rows import Row, line_row
 from apps.quotes.bom_words import (
@@ -160,9 +167,15 @@ def bom_texts(catalog: CatalogSnapshot) -> BomTexts:
 # Roles.
 
 
+#: A summary label this long with no amount is a sentence about the money, not a figure.
+_SENTENCE_WORDS = 6
+
+
 def _money_role(row: Row) -> LineRole:
     kind = {"subtotal": "subtotal", "tax": "tax", "total": "total", "charges": "freight"}
     if row.skipped_kind in kind:
+        if row.extended_price is None and len(words_of(row.text)) >= _SENTENCE_WORDS:
+            return "note"  # "Sales tax is billed monthly on each lease payment": no amount
         return kind[row.skipped_kind]  # type: ignore[return-value]
     folded = row.text.casefold()
     if TAX_RE.search(folded):
@@ -398,7 +411,9 @@ def _line_first_pass(row: Row, families: BomTexts) -> None:
         row.role = "component"
         return
     if head_gpu is not None:
-        row.role = "gpu_board" if head_gpu.board else "gpu_card"
+        # "AMD Instinct MI355X 288GB OAM, 8 GPU por placa": the board its text goes on to say
+        on_board = head_gpu.board or PER_BOARD_RE.search(text) is not None
+        row.role = "gpu_board" if on_board else "gpu_card"
         row.gpu = gpu or head_gpu
         return
     own = families.gpu(own_text(text)) if gpu is not None else None

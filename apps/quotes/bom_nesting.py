@@ -53,7 +53,7 @@ def nest(rows: list[Row]) -> None:
         number = row.number
         parent: int | None = None
         if number:
-            by_number.setdefault(number, row.index)
+            by_number[number] = row.index  # numbering that starts again: the nearer line
             parent_number = _parent_number(number, by_number)
             top = parent_number is None
             if not top and parent_number is not None:

@@ -89,7 +89,14 @@ def quantities_decide(
         and m.role in ("gpu_board", "gpu_card", "nvlink_bridge", "chassis", "component")
     ]
     if not parts:
-        return ("none" if not members else "per_system"), "no sub-line quantities"
+        # a configuration paragraph under the line ("Each node: 8x H200 ...") or a banner is no
+        # sub-line; a workstation's "Processor: ..." spec rows are
+        sub_lines = [
+            m
+            for m in members
+            if m.head_category != "config" and (m.line is not None or m.role != "note")
+        ]
+        return ("none" if not sub_lines else "per_system"), "no sub-line quantities"
     if quantity <= 1:
         return "per_system", "one system: per system and totals agree"
     if system.parts_beside:
@@ -114,6 +121,9 @@ def quantities_decide(
         return "totals", (
             f"{per_system_gpus} GPUs per system would not fit a chassis that takes {max_gpus}"
         )
+    bridged = _bridges_reading(system, parts, quantity)
+    if bridged:
+        return "totals", bridged
     odd = [m for m in parts if m.quantity and m.quantity % quantity]
     if odd:
         return "per_system", (
@@ -148,3 +158,20 @@ def _stated_reading(system: Row, gpus_by_reading: Mapping[str, int]) -> Decision
         return None
     fits = [r for r in ("per_system", "totals") if gpus_by_reading.get(r) == stated]
     return fits[0] if len(fits) == 1 else None  # type: ignore[return-value]
+
+
+def _bridges_reading(system: Row, parts: list[Row], quantity: int) -> str:
+    """Why the bridges say the sub-lines are order totals, or "": 4 four-way bridges under 2
+    servers of 8 H200 NVL would link 16 GPUs in each server read per system, but 8 (2 × 4)
+    read as the order's; a server cannot bridge more GPUs than it carries."""
+    gpus = system.gpu.count if system.gpu is not None else None
+    bridges = [m for m in parts if m.role == "nvlink_bridge" and m.bridge_ways and m.quantity]
+    if not gpus or not bridges:
+        return ""
+    linked = sum((m.quantity or 0) * (m.bridge_ways or 0) for m in bridges)
+    if linked > gpus and linked // quantity <= gpus:
+        return (
+            f"{linked} bridged GPUs per system would exceed the {gpus} line {system.line} "
+            f"names; as order totals they are {linked // quantity}"
+        )
+    return ""

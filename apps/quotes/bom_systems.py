@@ -23,6 +23,7 @@ from decimal import Decimal
 from typing import Literal
 
 from apps.catalog.snapshot import CatalogSnapshot, GpuSpec, SystemSpec
+from apps.quotes.bom_domains import rack_domain
 from apps.quotes.bom_gpus import BRIDGE_RE, NVLINK_WAYS_RE, WAYS_RE, gpu_mention
 from apps.quotes.bom_groups import group_count
 from apps.quotes.bom_prices import parts_price_per_system
@@ -328,8 +329,8 @@ def read_system(
         elif gpu.joins_its_board:
             if spec is not None and spec.gpu == gpu.key and spec.nvlink_domain_gpus > 1:
                 domain = spec.nvlink_domain_gpus
-            elif form == "rack":
-                domain = max(gpus, gpu.nvlink_domain_gpus)
+            elif form == "rack":  # a rack of HGX servers joins each board's GPUs only
+                domain = rack_domain(gpus, gpu.nvlink_domain_gpus, gpu.form_factor)
             elif gpu.form_factor == "rack_nvl72":
                 # a Grace Blackwell system's trays share the NVLink switch trays: an unknown
                 # NVL36x2 of 18 trays is one 72-GPU domain, a GB200 NVL4 blade one of 4

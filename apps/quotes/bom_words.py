@@ -352,7 +352,9 @@ _AND_SPLIT = re.compile(r"\s(?:and|und|et|&|\+)\s")
 ALNUM_RUN = re.compile(r"[0-9a-z]+")
 #: India splits GST into its parts on the invoice: IGST (between states), CGST + SGST;
 #: Canada adds the province's PST or QST to GST.
-TAX_RE = re.compile(r"\b(?:tax|vat|mwst|gst|hst|pst|qst|ust|tva|iva|igst|cgst|sgst|utgst)\b")
+TAX_RE = re.compile(
+    r"\b(?:tax|vat|mwst|gst|hst|pst|qst|ust|tva|iva|igst|cgst|sgst|utgst|btw|icms|ipi|cofins)\b"
+)
 TOTAL_RE = re.compile(r"\btotal\b")
 PER_UNIT_RE = re.compile(r"\bper (?:unit|system)\b")
 NO_NOTE_RE = re.compile(r"^[^,]*,\s*no\s", re.IGNORECASE)

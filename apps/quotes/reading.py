@@ -38,6 +38,7 @@ from typing import Literal
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.bom_blocks import rack_parts_join, trays_as_racks
 from apps.quotes.bom_bundles import bundles_open
+from apps.quotes.bom_config_notes import config_notes_read
 from apps.quotes.bom_gpus import GpuMention
 from apps.quotes.bom_layout_passes import layout_read
 from apps.quotes.bom_layouts import selections_read
@@ -93,6 +94,7 @@ def bom_read(
         first_pass(row, families)
         if matches is not None and row.line is not None and row.line <= len(matches):
             match_pass(row, matches[row.line - 1])
+    config_notes_read(rows)  # "Each node: 8x H200 SXM5 ..." under a system line
     selections_read(rows)
     problems: list[LineProblem] = layout_read(rows)  # "Option A" / "B", "(Quantity: 3)"
     corrections = corrections or {}

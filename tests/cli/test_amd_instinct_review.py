@@ -1,6 +1,6 @@
 """An AMD Instinct quote through `review_quote`, as a reseller uploads it: 2 × Supermicro
 AS-8125GS-TNMR2 with 16 × MI300X (order totals), 2 × PowerEdge XE9680 with the MI300X board as
-a per-server sub-line (tests/fixtures/boms/), and a Gaudi 3 server the catalog cannot size."""
+a per-server sub-line (tests/fixtures/boms/), and a Gaudi 2 server the catalog cannot size."""
 
 from __future__ import annotations
 
@@ -103,15 +103,15 @@ def test_a_gaudi_server_is_not_called_empty(tmp_path: Path) -> None:
     quote = tmp_path / "gaudi.csv"
     quote.write_text(
         "Line,Part Number,Description,Qty,Unit Price,Extended Price\n"
-        '1,SYS-822GA-NGR3,"Supermicro SuperServer SYS-822GA-NGR3, 8U",1,200000.00,200000.00\n'
-        '1.1,GPU-HL325L,"Intel Gaudi 3 HL-325L OAM",8,0.00,0.00\n',
+        '1,SYS-820GH-TNR2,"Supermicro SuperServer SYS-820GH-TNR2, 8U",1,200000.00,200000.00\n'
+        '1.1,GPU-HL225H,"Intel Gaudi 2 HL-225H OAM",8,0.00,0.00\n',
         encoding="utf-8",
     )
     report = _json(tmp_path, quote)
     lines = [f for f in report["findings"] if f["check"] == "quote_lines"]
     details = " ".join(f["detail"] for f in lines)
     assert (
-        "Line 2 names an accelerator the catalog does not know (Intel Gaudi 3): not counted; "
+        "Line 2 names an accelerator the catalog does not know (Intel Gaudi 2): not counted; "
         "the review cannot size it." in details
     )
     titles = [f["title"] for f in lines]

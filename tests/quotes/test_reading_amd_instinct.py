@@ -1,6 +1,6 @@
 """AMD Instinct lines read the way vendors write them, and accelerators the catalog cannot size
 said so rather than read as parts: "Line 2 names an accelerator the catalog does not know (Intel
-Gaudi 3): not counted"."""
+Gaudi 2): not counted"."""
 
 from __future__ import annotations
 
@@ -94,7 +94,8 @@ def test_a_line_of_eight_gpus_counts_eight(catalog: CatalogSnapshot) -> None:
 @pytest.mark.parametrize(
     ("text", "name"),
     [
-        ("Intel Gaudi 3 HL-325L OAM", "Intel Gaudi 3"),
+        ("Intel Gaudi 2 HL-225H OAM", "Intel Gaudi 2"),
+        ("Intel Gaudi 3 HL-325L OAM", None),  # a catalog accelerator since Gaudi 3 was added
         ("AMD Instinct MI210 64GB PCIe", "AMD Instinct MI210"),
         ("Huawei Ascend 910B", "Huawei Ascend 910B"),
         ("AMD Instinct MI300X 192GB OAM", None),  # a catalog GPU
@@ -109,12 +110,12 @@ def test_accelerators_the_catalog_does_not_know(text: str, name: str | None) -> 
 def test_an_unknown_accelerator_is_said_not_silently_a_part(catalog: CatalogSnapshot) -> None:
     intake = read(
         catalog,
-        '1,SYS-822GA-NGR3,"Supermicro SuperServer SYS-822GA-NGR3, 8U",1,200000.00,200000.00\n'
-        '1.1,GPU-HL325L,"Intel Gaudi 3 HL-325L OAM",8,0.00,0.00\n',
+        '1,SYS-820GH-TNR2,"Supermicro SuperServer SYS-820GH-TNR2, 8U",1,200000.00,200000.00\n'
+        '1.1,GPU-HL225H,"Intel Gaudi 2 HL-225H OAM",8,0.00,0.00\n',
     )
     (problem,) = [p for p in intake.line_problems if "accelerator" in p.metrics]
     assert problem.detail == (
-        "Line 2 names an accelerator the catalog does not know (Intel Gaudi 3): not counted; "
+        "Line 2 names an accelerator the catalog does not know (Intel Gaudi 2): not counted; "
         "the review cannot size it."
     )
     assert problem.severity == "warning" and problem.metrics["line"] == 2

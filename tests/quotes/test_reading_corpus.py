@@ -2,8 +2,9 @@
 test_the_corpus_is_all_there), written the way Dell, HPE, Lenovo, Cisco, Fujitsu, Eviden,
 Supermicro, Gigabyte, ASUS, ASRock Rack, QCT, Inspur, H3C, NVIDIA partners, rack-scale ODMs
 (Wiwynn, Foxconn), system integrators, workstation and desk-side builders, and distributors or
-resellers in India, Switzerland, Germany, Japan, China, Taiwan, Korea, Australia, the UK and the
-US send them (Shift-JIS, GBK, Big5, EUC-KR and UTF-16 CSVs, multi-page and unruled PDFs among
+resellers in India, Switzerland, Germany, France, Italy, Spain, Brazil, the Netherlands, Poland,
+Japan, China, Taiwan, Korea, Australia, the UK and the US send them (Shift-JIS, GBK, Big5,
+EUC-KR and UTF-16 CSVs, multi-page and unruled PDFs, workbooks over several sheets among
 them): every quote read end to end by intake, against the reading its expect.json states. The
 binary quotes whose content should be reviewable are written by scripts under tests/fixtures/.
 
@@ -55,8 +56,8 @@ def _data_line(intake: QuoteIntake, line: int) -> int:
 
 def test_the_corpus_is_all_there() -> None:
     formats = sorted(next(p for p in f.iterdir() if p.stem == "quote").suffix for f in FOLDERS)
-    assert len(FOLDERS) == 109
-    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (63, 28, 18)
+    assert len(FOLDERS) == 122
+    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (74, 30, 18)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)

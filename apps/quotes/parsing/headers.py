@@ -20,10 +20,17 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "part number", "part no", "part", "mfr part", "mfr part number", "manufacturer part",
         "manufacturer part number", "mfg part", "mpn", "vendor part", "product number",
         "product no", "product", "sku", "skus", "part id", "partnumber", "order code", "model",
-        "model number", "catalog number", "item number", "item no", "item code", "item",
+        "model number", "catalog number", "item number", "item no", "item code",
         "artikelnummer", "artikel nr", "artikel", "art nr", "teilenummer", "bestellnummer",
         "materialnummer", "reference", "ref", "code article", "numero de piece", "no de piece",
         "numero de pieza", "referencia", "codigo", "n de pieza", "no de pieza",
+        # Italian, Portuguese, Dutch, Polish
+        "codice", "codice articolo", "cod articolo", "codice prodotto", "riferimento",
+        "codigo do produto", "cod produto", "artikelnr", "artikelcode", "productcode",
+        "onderdeelnummer", "referentie", "nr katalogowy", "numer katalogowy", "kod",
+        "kod produktu", "indeks", "symbol", "cod", "cod prod", "codigo produto",
+        # last: "Item" is a line counter beside any other part column ("Item | Código")
+        "item",
     ),
     "description": (
         "description", "item description", "product description", "part description", "desc",
@@ -31,10 +38,15 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "artikelbezeichnung", "produktbeschreibung", "designation", "libelle", "descripcion",
         "denominacion", "concepto", "option name", "option description", "specification",
         "specifications", "spec", "specs", "technical specification",
+        "descrizione", "denominazione", "descricao", "descricao do produto", "designacao",
+        "omschrijving", "artikelomschrijving", "beschrijving", "opis", "nazwa", "nazwa towaru",
+        "opis produktu",
     ),
     "quantity": (
         "qty", "quantity", "units", "qte", "menge", "anzahl", "stuck", "stk", "quantite",
         "cantidad", "cant", "count", "qty ordered", "order qty", "q ty",
+        "quantita", "qta", "q ta", "quantidade", "qtd", "qtde", "aantal", "ilosc", "szt", "uds",
+        "unidades",
     ),
     # A builder's "Qty per Server | Servers" layout: how many configured systems each line's
     # per-server quantity is for (the table multiplies them, see ``table``).
@@ -50,6 +62,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "prix unitaire", "pu", "prix unitaire ht", "prix", "precio unitario", "precio",
         "precio unidad", "unit sell", "sell unit", "your price", "customer price", "unit net",
         "net unit", "unit selling price", "selling price",
+        "prezzo unitario", "prezzo", "prezzo netto", "valor unitario", "preco unitario",
+        "vlr unitario", "preco", "stukprijs", "prijs per stuk", "eenheidsprijs", "prijs",
+        "cena jedn", "cena jednostkowa", "cena", "p u", "precio ud", "prezzo unit", "preco unit",
+        "vlr unit", "valor unit",
     ),
     "extended_price": (
         "extended price", "ext price", "ext cost", "extended cost", "extended",
@@ -59,14 +75,20 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "total linea", "option list price", "option price", "ext sell", "extended sell",
         "ext sell price", "extended sell price", "ext net", "extended net", "total sell",
         "sell total", "ext net price",
+        "totale", "importo", "prezzo totale", "totale riga", "valor total", "vlr total",
+        "preco total", "valor", "bedrag", "totaal", "regeltotaal", "totaalprijs", "wartosc",
+        "kwota",
     ),
 }
 # fmt: on
 #: Header cells that name a column we deliberately ignore ("Line", "#", "Pos.").
-IGNORED = frozenset({"line", "line no", "no", "pos", "position", "nr", "n", "lfd nr"})
+IGNORED = frozenset(
+    {"line", "line no", "no", "pos", "position", "nr", "n", "lfd nr"}
+    | {"lp", "regel", "riga", "linea", "linha", "poz", "pozycja", "posizione", "posicao"}
+)
 
 #: Words that make a qualified header cell a quantity ("Qty per System", "Total Qty").
-_QUANTITY_WORDS = frozenset({"qty", "quantity", "menge", "anzahl"})
+_QUANTITY_WORDS = frozenset({"qty", "quantity", "menge", "anzahl", "quantita", "aantal", "ilosc"})
 #: Qualifiers that make it the order's quantity rather than one system's.
 _ORDER_WORDS = frozenset({"total", "extended", "ext", "order", "ordered", "gesamt"})
 #: Qualifiers that make it one system's quantity ("Qty per System", "Qty/Unit").
@@ -75,7 +97,7 @@ _NON_WORD = re.compile(r"[^0-9a-z]+")
 _PARENS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _CURRENCY_WORDS = re.compile(
     r"\b(usd|eur|gbp|chf|jpy|cad|aud|sek|nok|dkk|pln|inr|excl vat|incl vat|netto|brutto|"
-    r"net|ht|ttc|in)\b"
+    r"net|ht|ttc|in|brl|excl btw|incl btw|excl iva|iva esclusa|zl)\b"
 )
 #: Short synonyms that still start a longer header: "Qty per Server", "Qty (each)".
 _SHORT_PREFIXES = frozenset({"qty"})

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from apps.quotes.parsing.dates import date_normalize, day_first
+from apps.quotes.parsing.dates import date_normalize, date_read, day_first
 from apps.quotes.parsing.headers import cjk_label, header_normalize
 from apps.quotes.parsing.numbers import currency_detect
 from apps.quotes.parsing.seller import KNOWN_VENDORS, seller_read, vendor_known
@@ -37,15 +37,24 @@ _META_LABELS: dict[str, tuple[str, ...]] = {
         "offer number", "offer id", "offer reference", "offre", "offre n", "numero d offre",
         "n d offre", "offerta", "numero offerta", "offertenummer", "offerte n",
         "ref no", "our ref", "our reference",
+        "offerta n", "offerta no", "presupuesto n", "presupuesto no", "numero de presupuesto",
+        "proposta", "proposta n", "proposta no", "proposta comercial", "proposta comercial n",
+        "proposta comercial no", "numero da proposta", "orcamento", "orcamento n",
+        "cotacao", "cotacao n", "offerte nr", "offertenr", "oferta", "oferta nr", "oferta n",
+        "numer oferty",
     ),
     "quote_date": (
         "date", "quote date", "quotation date", "issued", "issue date", "datum", "angebotsdatum",
         "date du devis", "fecha", "fecha de cotizacion", "created", "created on",
         "date created", "quote created", "estimate date", "offer date", "proposal date",
         "configuration date",
+        "data", "data offerta", "data dell offerta", "data da proposta", "data de emissao",
+        "data wystawienia", "data oferty", "offertedatum", "fecha de emision",
+        "fecha del presupuesto",
     ),
     "currency": (
-        "currency", "wahrung", "devise", "monnaie", "moneda", "divisa",
+        "currency", "wahrung", "devise", "monnaie", "moneda", "divisa", "valuta", "moeda",
+        "waluta", "munt",
     ),
     # The number of systems a configuration priced for one is bought for: HP's and Dell's
     # configurators write "Quantity: 3" above the table of one unit's options.
@@ -63,6 +72,14 @@ _DAY_FIRST_LABELS = frozenset({
     "offre", "offre n", "numero d offre", "n d offre", "cotizacion", "numero de cotizacion",
     "presupuesto", "fecha", "fecha de cotizacion", "moneda", "divisa", "offerta",
     "numero offerta", "offerte", "offertenummer", "offerte n",
+    # Italian, Spanish, Portuguese, Dutch and Polish write the day first too.
+    "offerta n", "offerta no", "presupuesto n", "presupuesto no", "numero de presupuesto",
+    "proposta", "proposta n", "proposta no", "proposta comercial", "proposta comercial n",
+    "proposta comercial no", "numero da proposta", "orcamento", "orcamento n", "cotacao",
+    "cotacao n", "offerte nr", "offertenr", "oferta", "oferta nr", "oferta n", "numer oferty",
+    "data", "data offerta", "data dell offerta", "data da proposta", "data de emissao",
+    "data wystawienia", "data oferty", "offertedatum", "fecha de emision",
+    "fecha del presupuesto", "valuta", "moeda", "waluta", "munt",
 })
 # fmt: on
 _META_LOOKUP = {label: field for field, labels in _META_LABELS.items() for label in labels}
@@ -80,6 +97,17 @@ _CJK_META: dict[str, str] = {
 }
 #: A title row's count of systems: "3", "3 units", "x 3".
 _SYSTEMS = re.compile(r"^\s*(?:x\s*)?\d{1,4}(?:\s*(?:units?|systems?|servers?|pcs|ea))?\s*$", re.I)
+
+
+def _date_like(value: str) -> bool:
+    """A value that can be a date: two or more digit groups ("17/06/2026", "2026年6月17日"),
+    a date ``date_read`` reads ("19 May 2026") or a spreadsheet serial ("46190"); not the
+    "3 Limited" of "Data#3 Limited"."""
+    return (
+        len(re.findall(r"\d+", value)) >= 2
+        or date_read(value, day_first=True) is not None
+        or bool(re.fullmatch(r"\d{5}(?:\.\d+)?", value.strip()))
+    )
 
 
 def _digits(text: str) -> str:
@@ -141,6 +169,8 @@ def metadata_read(
                 field, value = "quote_number", cells[position + 1]
             if field == "quote_number" and not _QUOTE_ID.match(value):
                 continue  # "Deal ID: NA", "Quote | Data science refresh": not a number
+            if field == "quote_date" and not _date_like(value):
+                continue  # "Data#3 Limited" (a seller's name) is no "Data: 3" date label
             if field == "systems" and not (_SYSTEMS.match(value) and int(_digits(value)) > 1):
                 continue  # "Qty | Unit Price" in a second header row, "Quantity: 1": no count
             if field and value and _label_field(value) is None and field not in found:

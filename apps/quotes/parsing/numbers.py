@@ -57,6 +57,9 @@ _COMMA_PLAIN = re.compile(r"\d*,?\d+|\d+,")
 _ZERO_WORDS = frozenset(
     {"included", "incl", "inkl", "inklusive", "inclus", "incluido", "incluida", "n/c", "nc"}
     | {"no charge", "free", "kostenlos", "gratuit", "gratis", "inbegriffen", "enthalten"}
+    # Italian, Portuguese, Dutch, Polish: incluso / compreso, incluído, inbegrepen, w cenie
+    | {"incluso", "inclusa", "compreso", "incluído", "incluso nel prezzo", "inbegrepen"}
+    | {"w cenie", "wliczone", "gratuito"}
     # Japanese and Chinese: 込み / 標準添付 (included, standard), 含 / 包含 / 免费 (free);
     # Traditional Chinese 內含 / 免費; Korean 포함 (included), 무상 (free of charge).
     | {
@@ -75,7 +78,15 @@ _ZERO_WORDS = frozenset(
     }
 )
 #: Words that mean "no amount here".
-_EMPTY_WORDS = frozenset({"-", "–", "—", "n/a", "na", "tbd", "tba", "--", "---"})
+_EMPTY_WORDS = frozenset(
+    {"-", "–", "—", "n/a", "na", "tbd", "tba", "--", "---", "tbc", "tbq", "poa", "n.a.", "nq"}
+    # not priced on this quote: "Call for pricing", "Price on request", "Auf Anfrage"
+    | {"call for pricing", "call for price", "call for quote", "price on request"}
+    | {"on request", "upon request", "price on application", "contact sales", "contact us"}
+    | {"pending", "to be quoted", "not quoted", "quoted separately", "auf anfrage"}
+    | {"sur demande", "a consultar", "su richiesta", "op aanvraag", "na zapytanie"}
+    | {"sob consulta", "a definir", "da definire"}
+)
 _QUANTITY_UNITS = re.compile(
     r"\s*(?:x|ea\.?|each|pcs?\.?|pieces?|units?|sets?|stk\.?|stück|st\.?|pz\.?|uds?\.?|unités?"
     r"|台|個|本|枚|式|套|件|个)$",

@@ -39,6 +39,9 @@ import re
 from collections.abc import Sequence
 
 from apps.quotes.parsing.headers import header_normalize, text_fold
+from apps.quotes.parsing.legal_forms import CJK_LEGAL as _CJK_LEGAL
+from apps.quotes.parsing.legal_forms import CONNECTORS as _CONNECTORS
+from apps.quotes.parsing.legal_forms import LEGAL_WORDS as _LEGAL_WORDS
 
 #: Vendors we spell our way, and name when a title row mentions them and nothing better does.
 KNOWN_VENDORS: tuple[tuple[str, str], ...] = (
@@ -115,17 +118,6 @@ _CUSTOMER_LABELS = frozenset({
 _CJK_CUSTOMER_MARKS = (
     "お客様", "御中", "様", "宛先", "客户", "客戶", "买方", "買方", "귀중", "귀하", "수신", "고객",
 )
-#: The last words of a legal name: "Inc.", "GmbH & Co. KG", "Pte. Ltd.", "Co., Ltd.".
-_LEGAL_WORDS = frozenset({
-    "inc", "incorporated", "llc", "llp", "lp", "ltd", "limited", "gmbh", "mbh", "ag", "se",
-    "sa", "sas", "sarl", "spa", "srl", "bv", "nv", "plc", "pty", "pte", "pvt", "private", "co",
-    "corp", "corporation", "company", "kg", "ohg", "ug", "kk", "oy", "oyj", "ab", "as", "aps",
-    "sdn", "bhd", "ev",
-})
-_CJK_LEGAL = (
-    "株式会社", "有限会社", "合同会社", "股份有限公司", "有限公司", "公司", "(株)", "（株）",
-    "주식회사", "유한회사", "(주)", "（주）", "㈜",
-)
 #: Words of a company's name that a person's name lacks ("Puget Systems", "Colfax International").
 _COMPANY_WORDS = frozenset({
     "systems", "system", "computing", "computer", "computers", "compute", "technologies",
@@ -166,7 +158,6 @@ _FREE_MAIL = frozenset({
     "proton", "protonmail", "gmx", "web", "qq", "163", "126", "example",
 })
 # fmt: on
-_CONNECTORS = frozenset({"&", "and", "of", "for", "de", "la", "und", "the", "von", "der", "y", "+"})
 _STREET = re.compile(
     r"\b(?:street|st\.|road|rd\.?|avenue|ave\.?|drive|dr\.|way|boulevard|blvd|lane|parkway|"
     r"suite|unit|floor|building|po box|p\.o\. box|highway|hwy|strasse|straße|platz|allee|"

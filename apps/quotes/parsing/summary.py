@@ -22,27 +22,50 @@ _TOTAL_RE = re.compile(
     r"^(?:grand total|total|totals|gesamtsumme|gesamtbetrag|endsumme|summe|gesamt|"
     r"total general|total ttc|total ht|montant total|importe total|total amount|quote total|"
     r"total price|net total|netto summe|nettosumme|total neto|gross total|total gross|"
-    r"gross amount|bruttobetrag|gesamtbetrag brutto|total incl vat|total including vat)\b"
+    r"gross amount|bruttobetrag|gesamtbetrag brutto|total incl vat|total including vat|"
+    r"totale|totale offerta|totale complessivo|totaal|valor total|total geral|razem|suma|"
+    r"razem brutto|wartosc brutto|importe|total presupuesto|total general)\b"
 )
 _SUBTOTAL_RE = re.compile(
     r"^(?:sub ?total|subtotals|zwischensumme|sous total|summe netto|nettobetrag|"
-    r"total excl|total before tax|total net|total ht|base imponible)\b"
+    r"total excl|total before tax|total net|total ht|base imponible|imponibile|"
+    r"totale imponibile|subtotale|subtotaal|totaal excl|razem netto|suma netto|"
+    r"wartosc netto|base de calculo|total sem impostos)\b"
 )
 _CHARGE_RE = re.compile(
     r"^(?:shipping|freight|handling|delivery|shipping and handling|s h|versand|"
-    r"versandkosten|fracht|lieferung|frais de port|livraison|transporte|envio|portes)\b"
+    r"versandkosten|fracht|lieferung|frais de port|livraison|transporte|envio|portes|"
+    r"vracht|verzendkosten|trasporto|spedizione|frete|wysylka|dostawa|koszty transportu)\b"
 )
 _TAX_RE = re.compile(
     # "zzgl. 19% MwSt.", "plus 8.25% sales tax": the word that adds it may lead.
     r"^(?:(?:zzgl|zuzuglich|plus|add|excl|exkl|inkl|incl|hors) )?"
     r"(?:\d+(?: \d+)? )?(?:tax|taxes|sales tax|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|"
-    r"tva|iva|gst|hst|pst|qst|rst|igst|cgst|sgst|utgst|estimated tax)\b"
+    r"tva|iva|gst|hst|pst|qst|rst|igst|cgst|sgst|utgst|estimated tax|btw|icms|ipi|"
+    r"pis|cofins|podatek vat|moms|alv)\b"
 )
 #: The sum of the tax rows above it ("GST 5%", "PST 7%", then "Total Tax"): the tax, once.
 _TAX_TOTAL_RE = re.compile(
     r"^(?:total (?:tax|taxes|vat|gst|mwst|tva|iva)|(?:tax|vat|gst) total|"
     r"gesamt (?:mwst|ust))\b"
 )
+
+
+#: A payment per period: a lease's or a subscription's "Total monthly payment".
+_RECURRING_RE = re.compile(
+    r"\b(?:monthly|per month|a month|quarterly|per quarter|annual payment|mensuel(?:le)?|"
+    r"monatlich|mensual|mensile|mensal|miesieczn\w*|maandelijks)\b"
+)
+
+
+def recurring_total(texts: Sequence[str], ext_index: int | None) -> bool:
+    """A total of payments per period where the quote has no price column of its own ("Qty |
+    Description | Monthly Payment (36 mo)" ... "Total monthly payment"): not what the systems
+    cost, so never the quote's total. Beside a price column the row's price is read as usual
+    ("Total purchase price / Total monthly payment" | 999,320.00 | 29,779.74)."""
+    if ext_index is not None and ext_index < len(texts) and texts[ext_index]:
+        return False
+    return any(_RECURRING_RE.search(text_fold(text)) for text in texts if text)
 
 
 def tax_total_row(texts: Sequence[str]) -> bool:

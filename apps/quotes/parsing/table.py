@@ -28,7 +28,13 @@ from apps.quotes.parsing.numbers import (
 )
 from apps.quotes.parsing.schemas import DetectedType, ParsedLine, ParsedQuote, SkippedRow
 from apps.quotes.parsing.seller import seller_read
-from apps.quotes.parsing.summary import Totals, summary_amount, summary_kind, tax_total_row
+from apps.quotes.parsing.summary import (
+    Totals,
+    recurring_total,
+    summary_amount,
+    summary_kind,
+    tax_total_row,
+)
 
 MAX_DATA_ROWS = 20_000
 MAX_COLUMNS = 100
@@ -281,6 +287,8 @@ def _lines_read(
         qty_text = texts[qty_i] if qty_i is not None and qty_i < len(texts) else ""
         # Summary rows have no quantity; some vendors put the label in the Qty column.
         kind = None if any(ch.isdigit() for ch in qty_text) else summary_kind(texts)
+        if kind in ("total", "subtotal") and recurring_total(texts, ext_i):
+            kind = "heading"  # "Total monthly payment" of a lease: no price of the quote
         if kind:
             amount = summary_amount(cells, texts, ext_i, decimal_separator)
             totals.skipped.append(

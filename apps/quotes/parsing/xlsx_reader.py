@@ -41,6 +41,11 @@ from apps.quotes.parsing.table import (
     TableOptions,
     quote_from_rows,
 )
+from apps.quotes.parsing.xlsx_configs import (
+    SHEET_ROW_STRIDE,
+    configurations_merge,
+    sheets_named_by,
+)
 
 
 def defusedxml_check() -> bool:
@@ -227,6 +232,9 @@ def xlsx_parse(
         ]
         candidates = [c for c in (sheet_candidate(n, r) for n, r in visible) if c is not None]
         if len(candidates) >= 2:
+            merged = _configurations_read(data, workbook, read, candidates, kind, file_name)
+            if merged is not None:
+                return merged
             raise SheetChoiceNeeded(candidates, file=file_name)
         if candidates:  # the one quote table, ahead of a notes sheet with a header
             read.sort(key=lambda pair: pair[0].name != candidates[0].name)
@@ -243,14 +251,7 @@ def xlsx_parse(
             said = [f"read sheet {meta.name!r}, as chosen"]
         else:
             said = [f"read sheet {meta.name!r}"] if meta is not ordered[0] else []
-        if kind == "xlsx":
-            start = workbook.get_sheet_by_name(meta.name).start
-            first_column = start[1] + 1 if start else 1
-            header_row = rows[_header_at(rows) or 0][0]
-            rows, noted = sheet_xml_apply(data, meta.name, rows, first_column, header_row)
-            said += noted
-        opts = TableOptions(file_name=file_name, detected_type=kind, sheet=meta.name, warnings=said)
-        parsed = quote_from_rows(rows, opts)
+        parsed = _sheet_parse(data, workbook, meta.name, rows, kind, file_name, said)
         _metadata_from_other_sheets(parsed, workbook, [m.name for m in ordered if m is not meta])
         return parsed
     if damaged and len(damaged) == len(ordered):
@@ -266,6 +267,63 @@ def xlsx_parse(
         "'Description', 'Qty', 'Unit Price'",
         file=file_name,
     )
+
+
+def _sheet_parse(
+    data: bytes,
+    workbook: python_calamine.CalamineWorkbook,
+    name: str,
+    rows: list[NumberedRow],
+    kind: DetectedType,
+    file_name: str,
+    said: list[str],
+    row_offset: int = 0,
+) -> ParsedQuote:
+    """One sheet's quote table (its hidden columns and unsaved formulas seen to), its rows
+    numbered from ``row_offset`` on (a configuration sheet after the first, ``xlsx_configs``)."""
+    if kind == "xlsx":
+        start = workbook.get_sheet_by_name(name).start
+        first_column = start[1] + 1 if start else 1
+        header_row = rows[_header_at(rows) or 0][0]
+        rows, noted = sheet_xml_apply(data, name, rows, first_column, header_row)
+        said = [*said, *noted]
+    if row_offset:
+        rows = [(number + row_offset, cells) for number, cells in rows]
+    opts = TableOptions(file_name=file_name, detected_type=kind, sheet=name, warnings=said)
+    return quote_from_rows(rows, opts)
+
+
+def _configurations_read(
+    data: bytes,
+    workbook: python_calamine.CalamineWorkbook,
+    read: list[tuple[python_calamine.SheetMetadata, list[NumberedRow]]],
+    candidates: list[SheetCandidate],
+    kind: DetectedType,
+    file_name: str,
+) -> ParsedQuote | None:
+    """The candidate sheets read as one quote when another sheet names each of them as a
+    configuration (``xlsx_configs``); None when none does (the person chooses)."""
+    names = [c.name for c in candidates]
+    by_name = {meta.name: rows for meta, rows in read}
+    summary = next(
+        (
+            (meta.name, rows)
+            for meta, rows in read
+            if meta.name not in names and sheets_named_by(rows[:SUMMARY_SHEET_ROWS], names)
+        ),
+        None,
+    )
+    if summary is None:
+        return None
+    parts = [
+        _sheet_parse(data, workbook, n, by_name[n], kind, file_name, [], k * SHEET_ROW_STRIDE)
+        for k, n in enumerate(names)
+    ]
+    merged = configurations_merge(parts, summary[1][:SUMMARY_SHEET_ROWS], summary[0])
+    if merged is not None:
+        others = [summary[0], *(meta.name for meta, _rows in read if meta.name not in names)]
+        _metadata_from_other_sheets(merged, workbook, list(dict.fromkeys(others)))
+    return merged
 
 
 #: Rows of a summary sheet read for the title block ("Quote Summary": quote number, date).
