@@ -31,6 +31,7 @@ from apps.quotes.bom_words import (
     ADAPTER_RE,
     ALNUM_RUN,
     FREIGHT_WORDS,
+    GROUP_BANNER_RE,
     GROUP_LABEL_RE,
     HPE_OPTION_SUFFIX,
     LENOVO_CTO,
@@ -237,7 +238,7 @@ def first_pass(row: Row, families: BomTexts) -> None:
             if MULTIPLIER_RE.match(row.text) and count:
                 # "Number of Systems: 4" above a per-system configuration, in one cell
                 row.role, row.head_category, row.quantity = "note", "multiplier", int(count[1])
-            elif GROUP_LABEL_RE.match(label.strip()):
+            elif GROUP_LABEL_RE.match(label.strip()) or GROUP_BANNER_RE.match(row.text):
                 row.role = "note"  # a numbered group's banner titles its block
             elif offered_or_remark(row.text):
                 row.role = "note"  # "Optional - Financing: ...", "Line Note: 8x H200 per server"

@@ -269,6 +269,13 @@ GROUP_LABEL_RE = re.compile(
     r"(?:#|no\.?|nr\.?)?\s*\d{1,3}$",
     re.IGNORECASE,
 )
+#: A group's banner in one cell, its number then its title: "Solution ID: 1 - PowerEdge
+#: XE9780 (HGX B300)", "Configuration #2: Inference nodes" ("Bundle 1-year support" is none).
+GROUP_BANNER_RE = re.compile(
+    r"^(?:solution(?:\s+id)?|configuration|config|group|bundle|section|build)\s*(?:id\s*)?"
+    r"(?:#|no\.?|nr\.?)?\s*:?\s*\d{1,3}(?:\s*:|\s+[-–—])\s+\S",
+    re.IGNORECASE,
+)
 #: The words that offer a line beside the quote rather than in it ("Optional", "Alternative",
 #: a German tender's "Eventualposition" / "Bedarfsposition", ordered only on call).
 _OFFER_WORDS = (

@@ -56,8 +56,8 @@ def _data_line(intake: QuoteIntake, line: int) -> int:
 
 def test_the_corpus_is_all_there() -> None:
     formats = sorted(next(p for p in f.iterdir() if p.stem == "quote").suffix for f in FOLDERS)
-    assert len(FOLDERS) == 122
-    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (74, 30, 18)
+    assert len(FOLDERS) == 130
+    assert (formats.count(".csv"), formats.count(".xlsx"), formats.count(".pdf")) == (74, 30, 26)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)

@@ -74,7 +74,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "montant", "montant ht", "total ht", "prix total", "importe", "precio total",
         "total linea", "option list price", "option price", "ext sell", "extended sell",
         "ext sell price", "extended sell price", "ext net", "extended net", "total sell",
-        "sell total", "ext net price",
+        "sell total", "ext net price", "ext", "ext amt", "ext amount", "extension",
         "totale", "importo", "prezzo totale", "totale riga", "valor total", "vlr total",
         "preco total", "valor", "bedrag", "totaal", "regeltotaal", "totaalprijs", "wartosc",
         "kwota",

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from apps.quotes.parsing.dates import date_normalize, date_read, day_first
 from apps.quotes.parsing.headers import cjk_label, header_normalize
+from apps.quotes.parsing.label_runs import labelled_runs_split
 from apps.quotes.parsing.numbers import currency_detect
 from apps.quotes.parsing.seller import KNOWN_VENDORS, seller_read, vendor_known
 
@@ -137,6 +138,10 @@ def _label_field(label: str) -> str | None:
     return _META_LOOKUP.get(normalized)
 
 
+def _label_known(label: str) -> bool:
+    return _label_field(label) is not None
+
+
 def metadata_read(
     rows: Sequence[Sequence[str]], closing_rows: Sequence[Sequence[str]] = ()
 ) -> dict[str, str]:
@@ -147,7 +152,12 @@ def metadata_read(
     "Angebotsnummer: 4711", "Devis n° D-77", "Currency | EUR"."""
     found: dict[str, str] = {}
     for row in rows:
-        cells = [cell.strip() for cell in row if cell and cell.strip()]
+        cells = [
+            part
+            for cell in row
+            if cell and cell.strip()
+            for part in labelled_runs_split(cell.strip(), _label_known)
+        ]
         for position, cell in enumerate(cells):
             field, value, label = None, "", cell
             match = _LABEL_SPLIT.match(cell) or _LABEL_NUMBER.match(cell)

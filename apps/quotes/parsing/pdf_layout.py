@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from apps.quotes.parsing.headers import header_map, is_header
+from apps.quotes.parsing.pdf_cells import currency_marks_attach, stray_label_home
 from apps.quotes.parsing.summary import summary_kind
 
 #: A row's number is page × ROWS_PER_PAGE + its row on the page (``pdf_reader``).
@@ -112,7 +113,8 @@ def _column_of(span: tuple[float, float], regions: Sequence[tuple[float, float]]
 
 def _aligned(row: PrintedRow, regions: Sequence[tuple[float, float]]) -> list[str]:
     columns: list[list[str]] = [[] for _ in regions]
-    for text, span in zip(row.cells, row.spans or [], strict=False):
+    texts, spans = currency_marks_attach(row.cells, row.spans or [])
+    for text, span in zip(texts, spans, strict=False):
         if text.strip():
             columns[_column_of(span, regions)].append(text.strip())
     return [" ".join(parts) for parts in columns]
@@ -187,10 +189,13 @@ def page_rows_read(pages: Sequence[dict]) -> list[tuple[int, list[str]]]:
     _columns_place(rows)
     description: int | None = None
     inside = False
+    columns: dict[str, int] = {}
     for row in rows:
         mapping = _header_of(row)
         if mapping is not None and not inside:
-            inside, description = True, mapping.get("description")
+            inside, description, columns = True, mapping.get("description"), mapping
+        elif inside and row.spans is not None:
+            row.cells = stray_label_home(row.cells, columns)  # a totals box's label
         row.in_table = inside
     if description is not None:
         rows = _wraps_join(rows, description)
