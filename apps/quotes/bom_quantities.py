@@ -11,12 +11,23 @@ Pure: no ORM, no Django.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 from apps.quotes.bom_rows import Row
 from apps.quotes.bom_words import OFFER_RE, PER_SYSTEM_RE
+
+#: A processor line: "ThinkSystem AMD EPYC 9554 64C 360W", "Intel Xeon Platinum 8568Y+", not
+#: its heatsink, fan, riser or blank.
+_CPU_RE = re.compile(r"\b(?:xeon|epyc|processors?|cpus?)\b", re.IGNORECASE)
+_NOT_A_CPU_RE = re.compile(
+    r"\b(?:heat\s?sinks?|coolers?|fans?|risers?|blanks?|fillers?|brackets?|kits?|modules? for)\b",
+    re.IGNORECASE,
+)
+#: Sockets in a GPU server: one or two (a four-socket GPU server is too rare to read by).
+MAX_SOCKETS = 2
 
 Decision = Literal["per_system", "totals", "none", "ambiguous"]
 
@@ -124,6 +135,9 @@ def quantities_decide(
     bridged = _bridges_reading(system, parts, quantity)
     if bridged:
         return "totals", bridged
+    sockets = _sockets_reading(parts, quantity)
+    if sockets:
+        return "totals", sockets
     odd = [m for m in parts if m.quantity and m.quantity % quantity]
     if odd:
         return "per_system", (
@@ -173,5 +187,22 @@ def _bridges_reading(system: Row, parts: list[Row], quantity: int) -> str:
         return (
             f"{linked} bridged GPUs per system would exceed the {gpus} line {system.line} "
             f"names; as order totals they are {linked // quantity}"
+        )
+    return ""
+
+
+def _sockets_reading(parts: list[Row], quantity: int) -> str:
+    """Order totals when the processors, read per system, would not fit a server's sockets:
+    "AMD EPYC 9554 | 4" under 2 SR675 V3 is 2 each, not 4 in a two-socket server (and so its
+    "H200 NVL | 8" is 4 each); "" when the processors do not tell."""
+    cpus = sum(
+        m.quantity or 0
+        for m in parts
+        if m.role == "component" and _CPU_RE.search(m.text) and not _NOT_A_CPU_RE.search(m.text)
+    )
+    if cpus > MAX_SOCKETS and cpus % quantity == 0 and cpus // quantity <= MAX_SOCKETS:
+        return (
+            f"{cpus} processors in one system would be more than its {MAX_SOCKETS} sockets: "
+            f"{cpus // quantity} in each of {quantity}"
         )
     return ""

@@ -51,3 +51,24 @@ def test_a_rack_bought_as_its_trays_costs_its_trays(catalog: CatalogSnapshot) ->
     # = $3,492,000 for the rack (before: $168,000, one tray's price for a 72-GPU rack)
     assert (system.quantity, system.gpus_per_system) == (1, 72)
     assert system.unit_price == Decimal("3492000.00")
+
+
+def test_processors_over_two_sockets_read_the_parts_as_order_totals(
+    catalog: CatalogSnapshot,
+) -> None:
+    intake = read(
+        catalog,
+        "7D9RCTO1WW,ThinkSystem SR675 V3 - 3yr Warranty,2,36450.00,72900.00\n"
+        "BR1F,ThinkSystem NVIDIA H200 NVL 141GB PCIe GPU,8,31500.00,252000.00\n"
+        "BR1K,ThinkSystem NVIDIA 4-way NVLink bridge for H200 NVL,2,1250.00,2500.00\n"
+        "BREB,ThinkSystem AMD EPYC 9554 64C 360W,4,5980.00,23920.00\n"
+        "BQ3D,ThinkSystem 64GB TruDDR5 4800MHz RDIMM,48,610.00,29280.00\n",
+        header=HEADER,
+    )
+    (system,) = intake.systems
+    # read per system, 4 EPYC would sit in a two-socket server: the lines are order totals,
+    # 4 ÷ 2 = 2 processors and 8 ÷ 2 = 4 H200 NVL a server (before: 8 a server, 16 in all)
+    assert intake.child_quantities == "totals"
+    assert (system.quantity, system.gpus_per_system) == (2, 4)
+    # $36,450 + ($252,000 + $2,500 + $23,920 + $29,280) ÷ 2 = $36,450 + $153,850 = $190,300
+    assert system.unit_price == Decimal("190300.00")
