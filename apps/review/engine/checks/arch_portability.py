@@ -135,7 +135,7 @@ def _not_cuda_server(vehicles: list[Vehicle]) -> Finding:
     assert gpu is not None
     stack, runs, does_not = SERVER_STACKS.get(
         gpu.vendor,
-        ("its vendor's own runtime", "the frameworks its vendor supports", "CUDA-only code"),
+        ("its vendor's own runtime", "PyTorch builds from its vendor", "CUDA-only code"),
     )
     carriers = and_list(f"the {v.name} carries {v.gpus_per_system} × {gpu.model}" for v in vehicles)
     metrics: dict[str, object] = {
@@ -151,7 +151,7 @@ def _not_cuda_server(vehicles: list[Vehicle]) -> Finding:
         "warning",
         f"Not CUDA: the software has to run on {stack}",
         f"{carriers[:1].upper()}{carriers[1:]}, {gpu.vendor} GPUs that run {stack}, not "
-        f"CUDA. {runs[:1].upper()}{runs[1:]} run on {stack}; {does_not} do not, and "
+        f"CUDA. {runs} run on {stack}; {does_not} do not, and "
         "NVIDIA's software stack (NVIDIA AI Enterprise, NIM, "
         f"the CUDA containers) does not carry over. Every piece of the customer's software has "
         f"to run on {stack} before these servers are any use.",
