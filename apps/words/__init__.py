@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -101,6 +102,19 @@ def pct(share: float) -> str:
 def plural(count: int, word: str) -> str:
     """ "1 user" · "100 users"."""
     return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def every(count: int, word: str) -> str:
+    """A whole count, as it is said: "the 1 user" (not "all 1 user") · "all 100 users"."""
+    return f"the {plural(count, word)}" if count == 1 else f"all {plural(count, word)}"
+
+
+def and_list(items: Iterable[str]) -> str:
+    """Names in a sentence, each once, in order: "A" · "A and B" · "A, B and C"."""
+    names = list(dict.fromkeys(items))
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def article(number: int) -> str:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.review.engine.blood_pressure import DEFAULT_FINANCE_THRESHOLDS, blood_pressure_for
 from apps.review.engine.checks import CHECKS
+from apps.review.engine.checks._common import fold_repeats
 from apps.review.engine.checks.buy_or_rent import comparison
 from apps.review.engine.checks.context import ReviewContext, context_build
 from apps.review.engine.checks.energy import fleet_kw, tariff_of
@@ -77,7 +78,7 @@ def review(
         line_problems=inp.line_problems,
         catalog=catalog,
     )
-    findings = [finding for _, check in CHECKS for finding in check(ctx)]
+    findings = fold_repeats([finding for _, check in CHECKS for finding in check(ctx)])
     # The right-fit vehicle; when there is none, its finding says why.
     recommendation, no_fit = recommend_from_context(ctx)
     findings += [no_fit] if no_fit is not None else []

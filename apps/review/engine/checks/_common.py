@@ -138,3 +138,40 @@ def problems_or_one_ok[Item](
         )
         finding = finding.model_copy(update={"detail": finding.detail + more})
     return [finding]
+
+
+def fold_repeats(findings: Sequence[Finding]) -> list[Finding]:
+    """Findings that say the same thing (same check, severity, title, detail, formula and
+    lever) said once: a sentence that does not name its system reads as a stutter when a
+    multi-vehicle quote repeats it per line. The first stays in place; its sources gain the
+    others', and its metrics gain `systems`, every system the sentence stood for."""
+    kept: dict[tuple[str, ...], int] = {}
+    out: list[Finding] = []
+    for finding in findings:
+        key = (
+            finding.check,
+            finding.severity,
+            finding.title,
+            finding.detail,
+            finding.formula,
+            finding.lever,
+        )
+        if key not in kept:
+            kept[key] = len(out)
+            out.append(finding)
+            continue
+        first = out[kept[key]]
+        systems = list(first.metrics.get("systems") or [first.metrics.get("system")])
+        systems += finding.metrics.get("systems") or [finding.metrics.get("system")]
+        metrics = dict(first.metrics)
+        named = [s for s in dict.fromkeys(systems) if s is not None]
+        if named:
+            metrics["systems"] = named
+        out[kept[key]] = first.model_copy(
+            update={
+                "metrics": metrics,
+                "sources": list(dict.fromkeys([*first.sources, *finding.sources])),
+                "unverified": list(dict.fromkeys([*first.unverified, *finding.unverified])),
+            }
+        )
+    return out

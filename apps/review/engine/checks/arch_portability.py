@@ -21,6 +21,7 @@ from apps.review.engine.checks._common import finding_make
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding
 from apps.review.engine.sizing.vehicle import Vehicle
+from apps.words import and_list
 
 CHECK = "arch_portability"
 #: What a non-CUDA engine runs instead, by vendor.
@@ -33,13 +34,21 @@ STACKS = {
 #: on it and which does not.
 SERVER_STACKS = {
     "AMD": ("ROCm", "vLLM, SGLang and PyTorch", "CUDA-only code and TensorRT-LLM"),
+    "Intel": (
+        "the Intel Gaudi software stack",
+        "PyTorch (through its Gaudi bridge), vLLM's Gaudi plugin and Optimum for Intel Gaudi",
+        "CUDA-only code and TensorRT-LLM",
+    ),
 }
 #: The vehicles that serve a data center: their engine's stack is the production stack.
 SERVER_FORM_FACTORS = frozenset({"pcie_server", "nvl8_server", "rack_nvl72"})
 
 
 def check(ctx: ReviewContext) -> list[Finding]:
-    findings = [_not_cuda(v) for v in _distinct(v for v in ctx.vehicles if not v.is_cuda)]
+    not_cuda = _distinct(v for v in ctx.vehicles if not v.is_cuda)
+    servers = [v for v in not_cuda if v.system.form_factor in SERVER_FORM_FACTORS]
+    findings = [_not_cuda(v) for v in not_cuda if v not in servers]
+    findings += [_not_cuda_server(group) for group in _by_engine(servers)]
     arm = [v.name for v in ctx.vehicles if v.system.cpu_arch == "arm" and v.is_cuda]
     if not arm:
         return findings
@@ -74,14 +83,21 @@ def _distinct(vehicles: Iterable[Vehicle]) -> list[Vehicle]:
     return list(seen.values())
 
 
+def _by_engine(vehicles: list[Vehicle]) -> list[list[Vehicle]]:
+    """Servers grouped by their GPU: a Dell and a Supermicro box of Gaudi 3 are one story."""
+    groups: dict[str, list[Vehicle]] = {}
+    for vehicle in vehicles:
+        assert vehicle.gpu is not None
+        groups.setdefault(vehicle.gpu.key, []).append(vehicle)
+    return list(groups.values())
+
+
 def _not_cuda(vehicle: Vehicle) -> Finding:
     """A non-CUDA vehicle: what does not carry over to the DGX family, and what it runs."""
     gpu = vehicle.gpu
     assert gpu is not None
     stack = STACKS.get(gpu.vendor, "its vendor's own runtime")
     metrics = {"system": vehicle.system.sku, "engine": gpu.model, "vendor": gpu.vendor}
-    if vehicle.system.form_factor in SERVER_FORM_FACTORS:
-        return _not_cuda_server(vehicle, metrics)
     if vehicle.system.form_factor == "phone":
         return finding_make(
             CHECK,
@@ -110,24 +126,36 @@ def _not_cuda(vehicle: Vehicle) -> Finding:
     )
 
 
-def _not_cuda_server(vehicle: Vehicle, metrics: dict[str, str]) -> Finding:
-    """A data-center GPU that runs another stack (8 × MI300X: ROCm): the customer's software
-    has to run on it, in plain words, with what does and what does not."""
+def _not_cuda_server(vehicles: list[Vehicle]) -> Finding:
+    """Data-center GPUs that run another stack (8 × MI300X: ROCm): the customer's software
+    has to run on it, in plain words, with what does and what does not. One finding per GPU,
+    naming every system on the quote that carries it."""
+    vehicle = vehicles[0]
     gpu = vehicle.gpu
     assert gpu is not None
     stack, runs, does_not = SERVER_STACKS.get(
-        gpu.vendor, ("its vendor's own runtime", "what its vendor supports", "CUDA-only code")
+        gpu.vendor,
+        ("its vendor's own runtime", "PyTorch builds from its vendor", "CUDA-only code"),
     )
+    carriers = and_list(f"the {v.name} carries {v.gpus_per_system} × {gpu.model}" for v in vehicles)
+    metrics: dict[str, object] = {
+        "system": vehicle.system.sku,
+        "engine": gpu.model,
+        "vendor": gpu.vendor,
+        "stack": stack,
+    }
+    if len(vehicles) > 1:
+        metrics["systems"] = [v.system.sku for v in vehicles]
     return finding_make(
         CHECK,
         "warning",
         f"Not CUDA: the software has to run on {stack}",
-        f"The {vehicle.name} carries {vehicle.gpus_per_system} × {gpu.model}, {gpu.vendor} GPUs "
-        f"that run {stack}, not CUDA. {runs} run on "
-        f"{stack}; {does_not} do not, and NVIDIA's software stack (NVIDIA AI Enterprise, NIM, "
+        f"{carriers[:1].upper()}{carriers[1:]}, {gpu.vendor} GPUs that run {stack}, not "
+        f"CUDA. {runs} run on {stack}; {does_not} do not, and "
+        "NVIDIA's software stack (NVIDIA AI Enterprise, NIM, "
         f"the CUDA containers) does not carry over. Every piece of the customer's software has "
         f"to run on {stack} before these servers are any use.",
-        metrics=metrics | {"stack": stack},
+        metrics=metrics,
         lever=f"List the customer's serving engine, frameworks and any custom CUDA kernels, and "
         f"confirm each runs on {stack} ({runs} do) before anyone signs; if something only runs "
         "on CUDA, quote NVIDIA GPUs instead.",

@@ -17,6 +17,7 @@ from apps.review.engine.sizing.facility import (
     kg_per_m2,
 )
 from apps.review.engine.sizing.vehicle import Vehicle
+from apps.words import and_list
 
 CHECK = "floor_load"
 
@@ -38,11 +39,33 @@ def check(ctx: ReviewContext) -> list[Finding]:
             return "info"
         return floor_severity(item[1].floor_lb_per_sqft, rating)
 
-    return problems_or_one_ok(
-        ctx.racks,
+    weighed = [item for item in ctx.racks if item[0].system.weight_lb is not None]
+    unweighed = [item for item in ctx.racks if item[0].system.weight_lb is None]
+    findings = problems_or_one_ok(
+        weighed,
         severity_of,
         lambda item, severity: _finding(rating, item, severity, si),
         heaviest=lambda item: item[1].floor_lb_per_sqft or 0.0,
+    )
+    if len(unweighed) == 1:
+        findings.append(_finding(rating, unweighed[0], "info", si))
+    elif unweighed:
+        findings.append(_unweighed(rating, unweighed))
+    return findings
+
+
+def _unweighed(rating: float | None, items: list[Placed]) -> Finding:
+    """Several systems with no catalog weight: one finding naming them all, not one copy of
+    the same sentence per system."""
+    first = _finding(rating, items[0], "info")
+    names = and_list(vehicle.name for vehicle, _ in items)
+    return first.model_copy(
+        update={
+            "title": f"Weight unknown for {names}",
+            "detail": "The catalog has no weight for these systems, so the floor was not "
+            "checked for them.",
+            "metrics": {**first.metrics, "systems": [v.system.sku for v, _ in items]},
+        }
     )
 
 

@@ -15,11 +15,13 @@ from apps.review.engine.checks._common import FigureRef, finding_make, gpu_figur
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding
 from apps.review.engine.sizing.memory import (
+    RuntimeReserve,
     gpu_memory_words,
     runtime_reserve,
     serving_activations_gb,
 )
 from apps.review.engine.sizing.vehicle import Vehicle
+from apps.words import and_list
 
 CHECK = "memory_fit"
 TIGHT_SHARE = 0.90
@@ -138,14 +140,21 @@ def _runtime(ctx: ReviewContext) -> tuple[float, float, list[str]] | None:
         return None
     activations = serving_activations_gb(ctx.model)
     overhead = usable = 0.0
-    lines = []
+    groups: dict[str, tuple[RuntimeReserve, str, list[Vehicle]]] = {}
     for vehicle in ctx.gpu_vehicles:
         assert vehicle.gpu is not None
         reserve = runtime_reserve(vehicle.gpu, activations)
         overhead += vehicle.gpus * reserve.overhead_gb
         usable += vehicle.gpus * reserve.usable_gb
-        lines.append(f"each {vehicle.gpu.model} {reserve.words(vehicle.gpus)}")
-    return overhead, usable, list(dict.fromkeys(lines))
+        groups.setdefault(vehicle.gpu.key, (reserve, vehicle.gpu.model, []))[2].append(vehicle)
+    lines = []
+    for reserve, model, vehicles in groups.values():
+        gpus = sum(v.gpus for v in vehicles)
+        line = f"each {model} {reserve.words(gpus)}"
+        if len(ctx.gpu_vehicles) > 1:
+            line += f": {and_list(f'{v.gpus:,} in the {v.name}' for v in vehicles)}"
+        lines.append(line)
+    return overhead, usable, lines
 
 
 def _one_device(

@@ -9,11 +9,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from apps.catalog.snapshot import GpuSpec
 from apps.review.engine.checks._common import finding_make, num
 from apps.review.engine.checks.context import ReviewContext
 from apps.review.engine.schemas import Finding
 from apps.review.engine.sizing.gpu_rates import compute_tflops
 from apps.review.engine.sizing.quant import kv_precision_words, native_support
+from apps.review.engine.sizing.vehicle import Vehicle
+from apps.words import and_list
 
 CONTEXT = "context_length"
 PRECISION = "precision_support"
@@ -59,15 +64,15 @@ def precision_check(ctx: ReviewContext) -> list[Finding]:
     precision = ctx.workload.precision
     kv_words = kv_precision_words(precision, ctx.workload.kv_precision)
     findings = []
-    for vehicle in ctx.gpu_vehicles:
-        gpu = vehicle.gpu
-        assert gpu is not None
+    for gpu, machines in _by_gpu(ctx.gpu_vehicles):
         native, why = native_support(gpu, precision)
+        on = f" (on the {and_list(machines)})" if len(machines) > 1 else ""
         metrics = {
             "precision": precision.value,
             "gpu": gpu.model,
             "native": native,
             "kv_cache": kv_words,
+            "systems": machines,
         }
         if native:
             findings.append(
@@ -75,7 +80,7 @@ def precision_check(ctx: ReviewContext) -> list[Finding]:
                     PRECISION,
                     "ok",
                     f"{gpu.model} runs {precision.value.upper()} natively",
-                    f"{precision.value.upper()} weights on {gpu.model}; {kv_words}.",
+                    f"{precision.value.upper()} weights on {gpu.model}{on}; {kv_words}.",
                     metrics=metrics,
                 )
             )
@@ -95,7 +100,7 @@ def precision_check(ctx: ReviewContext) -> list[Finding]:
                 PRECISION,
                 "warning",
                 f"{precision.value.upper()} is not native on {gpu.model}",
-                f"{why}; {gpu.model} stores {precision.value.upper()} weights and dequantises "
+                f"{why}; {gpu.model}{on} stores {precision.value.upper()} weights and dequantises "
                 f"them.{cost} {kv_words[0].upper()}{kv_words[1:]}.",
                 metrics=metrics,
                 lever="A precision the engine runs natively (FP8 on Hopper, FP4 on Blackwell), "
@@ -103,3 +108,14 @@ def precision_check(ctx: ReviewContext) -> list[Finding]:
             )
         )
     return findings
+
+
+def _by_gpu(vehicles: Sequence[Vehicle]) -> list[tuple[GpuSpec, list[str]]]:
+    """The quote's GPU kinds, each once, with the machines that carry it: a fleet of GB10
+    boxes from ASUS, MSI and Dell is one GB10 finding naming the three, not three copies."""
+    groups: dict[str, tuple[GpuSpec, list[str]]] = {}
+    for vehicle in vehicles:
+        gpu = vehicle.gpu
+        assert gpu is not None
+        groups.setdefault(gpu.key, (gpu, []))[1].append(vehicle.name)
+    return list(groups.values())

@@ -20,6 +20,7 @@ from apps.review.engine.sizing.facility import (
     usable_rack_kw,
 )
 from apps.review.engine.sizing.vehicle import Vehicle
+from apps.words import and_list, plural
 
 CHECK = "rack_power"
 
@@ -47,6 +48,8 @@ def check(ctx: ReviewContext) -> list[Finding]:
         lambda item, severity: _finding(ctx, item, severity),
         heaviest=lambda item: item[1].rack_kw or 0.0,
     )
+    if len(ctx.racks) > 1 and [f.severity for f in findings] == ["ok"]:
+        findings = [_whole_quote(ctx)]
     available = ctx.facility.racks_available
     total_racks = sum(plan.racks_needed for _, plan in ctx.racks)
     no_fit = any(plan.single_over_budget for _, plan in ctx.racks)
@@ -65,6 +68,33 @@ def check(ctx: ReviewContext) -> list[Finding]:
             )
         )
     return findings
+
+
+def _whole_quote(ctx: ReviewContext) -> Finding:
+    """Every line fits: one ok finding whose count is the whole quote's, the number the sizing
+    block reports. Each rack holds one kind of system (the plan every other rack number uses:
+    the densest rack, its cooling, its floor load, the racks drawn), so a quote of 2 L40S nodes
+    and 1 H100 NVL node is 1 rack + 1 rack = 2 racks, not the 1 rack of its densest line."""
+    heaviest = max(ctx.racks, key=lambda item: item[1].rack_kw or 0.0)
+    base = _finding(ctx, heaviest, "ok")
+    total = sum(plan.racks_needed for _, plan in ctx.racks)
+    available = ctx.facility.racks_available
+    of_available = f" of {available}" if available is not None else ""
+    lines = and_list(
+        f"{plan.quantity} × {vehicle.name} in {plural(plan.racks_needed, 'rack')} "
+        f"({num(plan.rack_kw or 0)} kW at most)"
+        for vehicle, plan in ctx.racks
+    )
+    sum_words = " + ".join(str(plan.racks_needed) for _, plan in ctx.racks)
+    return base.model_copy(
+        update={
+            "title": f"{plural(total, 'rack')}{of_available} for {len(ctx.racks)} kinds of system",
+            "detail": f"{base.detail} Each rack holds one kind of system: {lines}; "
+            f"{sum_words} = {plural(total, 'rack')}.",
+            "formula": f"{base.formula}; {sum_words} = {plural(total, 'rack')}",
+            "metrics": {**base.metrics, "racks_needed": total},
+        }
+    )
 
 
 def _finding(ctx: ReviewContext, item: Placed, severity: Severity) -> Finding:

@@ -15,7 +15,7 @@ from apps.review.engine.schemas import Finding, WorkloadKind
 from apps.review.engine.sizing.calibration import calibration
 from apps.review.engine.sizing.gpu_rates import DESK_FORM_FACTORS
 from apps.review.engine.sizing.vehicle import Vehicle
-from apps.words import vehicle_name
+from apps.words import every, plural, vehicle_name
 
 CHECK = "throughput"
 
@@ -91,7 +91,8 @@ def check(ctx: ReviewContext) -> list[Finding]:
     estimate = (
         f" With {users:,} user{'s' if users != 1 else ''} at {load.context_tokens:,} tokens of "
         f"context the estimate is {num(serving.tokens_per_sec_per_user)} tokens/s each, and the "
-        f"quote serves {serving.max_concurrent_users:,} users at the asked {num(asked)} tokens/s "
+        f"quote serves {plural(serving.max_concurrent_users, 'user')} at the asked "
+        f"{num(asked)} tokens/s "
         f"({serving.confidence} confidence: {serving.confidence_reason})."
     )
     figures = [gpu_figure(v, "bandwidth_tbs") for v, _ in serving.plans]
@@ -139,7 +140,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
             finding_make(
                 CHECK,
                 "ok",
-                f"Serves all {users:,} user{'s' if users != 1 else ''} at {num(asked)} tokens/s",
+                f"Serves {every(users, 'user')} at {num(asked)} tokens/s",
                 intro + estimate + breakfast,
                 metrics=metrics,
                 formula=formula,
@@ -193,7 +194,7 @@ def check(ctx: ReviewContext) -> list[Finding]:
         finding_make(
             CHECK,
             "ok",
-            f"Serves all {users:,} user{'s' if users != 1 else ''} at {num(asked)} tokens/s",
+            f"Serves {every(users, 'user')} at {num(asked)} tokens/s",
             intro + estimate,
             metrics=metrics,
             formula=formula,
