@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 
 from apps.catalog.snapshot import CatalogSnapshot, SystemSpec
+from apps.quotes.bom_gpus import RACK_SCALE_RE
 from apps.quotes.bom_layouts import same_servers
 from apps.quotes.bom_rows import Row
 
@@ -101,7 +102,9 @@ def _servers_as_trays(
                 trays = _trays_per_rack(spec.nvlink_domain_gpus, row.gpu.count, system.quantity)
                 system.units_per_system = trays or 1
             return
-    if _TRAY_WORDS.search(system.text) and not _RACK_WORD.search(system.text):
+    if _TRAY_WORDS.search(system.text) and not (
+        _RACK_WORD.search(system.text) or RACK_SCALE_RE.search(system.text)
+    ):
         # no board says the GPUs of a tray: "PowerEdge XE9712 Server" × 18 alone is still
         # one rack's trays, each a Grace Blackwell tray of 4 GPUs (2 superchips)
         trays = _trays_per_rack(spec.nvlink_domain_gpus, _GPUS_PER_TRAY, system.quantity)
@@ -111,7 +114,7 @@ def _servers_as_trays(
 #: A rack-scale family's line that names one of its trays, not the rack: "PowerEdge XE9712
 #: Server", "compute tray", "compute node".
 _TRAY_WORDS = re.compile(r"\b(?:server|tray|node|sled)s?\b", re.IGNORECASE)
-_RACK_WORD = re.compile(r"\b(?:rack|cabinet|nvl\s?(?:36\s?x\s?2|72))\b", re.IGNORECASE)
+_RACK_WORD = re.compile(r"\b(?:rack|cabinet)s?\b", re.IGNORECASE)
 #: A Grace Blackwell compute tray's GPUs: two superchips of two (GB200, GB300).
 _GPUS_PER_TRAY = 4
 

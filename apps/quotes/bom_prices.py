@@ -16,6 +16,7 @@ Pure: no ORM, no Django.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Protocol
 
 from apps.quotes.bom_rows import Row
 
@@ -23,12 +24,23 @@ from apps.quotes.bom_rows import Row
 HARDWARE_ROLES = frozenset({"gpu_board", "gpu_card", "nvlink_bridge", "chassis", "component"})
 
 
-def _line_amount(row: Row) -> Decimal | None:
-    """A line's amount: its extended price, or unit price × quantity."""
-    if row.extended_price is not None:
-        return row.extended_price
-    if row.unit_price is not None and row.quantity is not None:
-        return row.unit_price * row.quantity
+class Priced(Protocol):
+    """A quote line as parsed (``ParsedLine``) or as read (``Row``): its prices and count."""
+
+    @property
+    def quantity(self) -> int | None: ...
+    @property
+    def unit_price(self) -> Decimal | None: ...
+    @property
+    def extended_price(self) -> Decimal | None: ...
+
+
+def line_amount(line: Priced) -> Decimal | None:
+    """The line's extended price, or quantity × unit price when the vendor left it out."""
+    if line.extended_price is not None:
+        return line.extended_price
+    if line.quantity is not None and line.unit_price is not None:
+        return line.quantity * line.unit_price
     return None
 
 
@@ -36,7 +48,7 @@ def parts_price_per_system(members: list[Row], quantity: int, totals: bool) -> D
     """The priced hardware under (or placed in) a system, for one system: the sum of the
     parts' amounts, divided over ``quantity`` systems when they are order totals."""
     amount = sum(
-        (a for m in members if m.role in HARDWARE_ROLES and (a := _line_amount(m)) is not None),
+        (a for m in members if m.role in HARDWARE_ROLES and (a := line_amount(m)) is not None),
         Decimal(0),
     )
     if totals and quantity > 1:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from apps.catalog.snapshot import CatalogSnapshot
 from apps.quotes.assembly import lines_text
 from apps.quotes.bom_line_roles import BomTexts, bom_texts
+from apps.quotes.bom_prices import line_amount
 from apps.quotes.bom_rows import Row
 from apps.quotes.group_sums import grouped_sum
 from apps.quotes.matching import LineMatch, LinesSeen, PartRef, lines_match
@@ -249,15 +250,6 @@ def money(amount: Decimal, currency: str = "") -> str:
     return money_format(amount, currency)
 
 
-def _line_amount(line: ParsedLine) -> Decimal | None:
-    """The line's extended price, or quantity × unit price when the vendor left it out."""
-    if line.extended_price is not None:
-        return line.extended_price
-    if line.quantity is not None and line.unit_price is not None:
-        return line.quantity * line.unit_price
-    return None
-
-
 #: Lines that state money about the quote rather than items on it: never counted as items.
 MONEY_ROLES = frozenset({"subtotal", "total", "tax"})
 
@@ -274,7 +266,7 @@ def _lines_sum(parsed: ParsedQuote, out: list[QuoteLineOut]) -> Decimal | None:
         and o.role != "note"
         and not (o.role == "freight" and o.quantity is None)
         and not _below_subtotal(parsed, o)
-        and (a := _line_amount(line)) is not None
+        and (a := line_amount(line)) is not None
     ]
     return sum(amounts, Decimal(0)) if amounts else None
 

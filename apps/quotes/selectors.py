@@ -8,6 +8,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import cast
 
+from django.db.models import Max
+
 from apps.catalog.models import Part
 from apps.catalog.services import catalog_snapshot
 from apps.catalog.snapshot import CatalogSnapshot
@@ -200,9 +202,14 @@ def vendor_names(keys: Sequence[str]) -> dict[str, str]:
     Corporation"). A key no stored quote spells keeps itself."""
     wanted = set(keys)
     names: dict[str, str] = {}
-    for vendor in (
-        Quote.objects.exclude(vendor="").order_by("-created_at").values_list("vendor", flat=True)
-    ):
+    spellings = (
+        Quote.objects.exclude(vendor="")
+        .values("vendor")
+        .annotate(newest=Max("created_at"))  # one row per spelling, not one per quote
+        .order_by("-newest")
+        .values_list("vendor", flat=True)
+    )
+    for vendor in spellings:
         key = vendor_key(vendor)
         if key in wanted and key not in names:
             names[key] = vendor
